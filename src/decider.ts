@@ -1,0 +1,601 @@
+/**
+ * The payment decider: `{ initialState, decide, evolve }`, and `transition` and `replay` built from
+ * it. Pure: no I/O, no clock (time arrives as the command's `at`), no randomness (identifiers
+ * arrive on the command), nothing thrown, inputs never mutated.
+ *
+ * The flow of every command (SPEC §2):
+ * 1. the state: one paysplit produced passes at once; any other is validated in full (a state
+ *    loaded from storage, or garbage) → `ValidationFailed`;
+ * 2. the envelope: `type` known, `at` a valid timestamp → `ValidationFailed`;
+ * 3. existence: `PaymentAlreadyExists` / `PaymentNotFound`;
+ * 4. the guards of the transition table, in order (see `transitions.ts`);
+ * 5. the command's own fields: the request (§3), the patch's shape then the §4 rules, the
+ *    transfer's amount then its KID.
+ *
+ * @module decider
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { validateMoneySplitPatch, validatePaymentIntentRequest } from './codecs.js'
+import type { Command, CommandType } from './commands.js'
+import { commandTypes } from './commands.js'
+import type { Issue, PaymentError } from './errors.js'
+import { invalid, paymentError, validationError } from './errors.js'
+import type {
+  CustomerUpserted,
+  InvoiceAdjusted,
+  InvoiceTransferReceived,
+  PaymentCharged,
+  PaymentCreated,
+  PaymentEvent,
+  PaymentPartiallyRefunded,
+  PaymentRefunded,
+  RefundedSplit
+} from './events.js'
+import { kid as kidNumber } from './kid.js'
+import { applyPatch, toAdjustedSplits, toRefundedSplits } from './patches.js'
+import type { Allocation, MoneySplit, Payment, PaymentState } from './payment.js'
+import { initialState, isPayment } from './payment.js'
+import type { MoneySplitPatch } from './requests.js'
+import { validateState } from './state.js'
+import type { PaymentCommandType } from './transitions.js'
+import { checkGuards } from './transitions.js'
+import { isAmount, isTimestamp, isUuid } from './validators.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * A decider (fmodel-ts `IDecider`, emmett's `Decider`): the whole behaviour of one payment as
+ * plain data. `decide` turns a command into events or an error; `evolve` applies one event.
+ */
+export interface Decider<C, S, Ev, Err> {
+  readonly initialState: S
+  readonly decide: (state: S, command: C) => E.Either<Err, ReadonlyArray<Ev>>
+  readonly evolve: (state: S, event: Ev) => S
+}
+
+// -------------------------------------------------------------------------------------
+// trusted states
+// -------------------------------------------------------------------------------------
+
+/**
+ * The states paysplit produced itself: deep-frozen, so nobody changed them since. Any other
+ * state is validated in full before a command runs on it.
+ */
+const trusted = new WeakSet<object>([initialState])
+
+const deepFreeze = <A>(value: A): A => {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+  }
+  return value
+}
+
+const trust = (state: PaymentState): PaymentState => {
+  deepFreeze(state)
+  trusted.add(state)
+  return state
+}
+
+/** The state to decide on: a trusted one as it is, any other validated into a fresh copy. */
+const admitState = (state: unknown): E.Either<PaymentError, PaymentState> => {
+  if (typeof state === 'object' && state !== null && trusted.has(state)) {
+    return E.right(state as PaymentState)
+  }
+  const checked = validateState(state)
+  return E.isRight(checked) ? E.right(trust(checked.right)) : checked
+}
+
+// -------------------------------------------------------------------------------------
+// reading a command
+// -------------------------------------------------------------------------------------
+
+const hasOwn = Object.prototype.hasOwnProperty
+
+/** The own property `key` of `o`, read once; `undefined` when absent. */
+const own = (o: object, key: string): unknown =>
+  hasOwn.call(o, key) ? (o as Record<string, unknown>)[key] : undefined
+
+interface Envelope {
+  readonly type: CommandType
+  readonly at: string
+  readonly fields: object
+}
+
+const readEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
+  if (typeof command !== 'object' || command === null || Array.isArray(command)) {
+    return E.left(invalid('', 'A command must be an object with a type and an at.'))
+  }
+  const type = own(command, 'type')
+  const at = own(command, 'at')
+  const issues: Array<Issue> = []
+  if (typeof type !== 'string' || !(commandTypes as ReadonlyArray<string>).includes(type)) {
+    issues.push({
+      path: 'type',
+      code: 'ValidationFailed',
+      message: `type must be one of ${commandTypes.join(', ')}.`
+    })
+  }
+  if (!isTimestamp(at)) {
+    issues.push({
+      path: 'at',
+      code: 'ValidationFailed',
+      message: 'at must be an ISO 8601 UTC timestamp with fractional seconds, such as 2026-11-21T10:00:00.000Z.'
+    })
+  }
+  if (issues.length > 0) return E.left(validationError(issues))
+  return E.right({ type: type as CommandType, at: at as string, fields: command })
+}
+
+// -------------------------------------------------------------------------------------
+// decide
+// -------------------------------------------------------------------------------------
+
+const decideCreate = (env: Envelope): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const paymentReferenceID = own(env.fields, 'paymentReferenceID')
+  const rawRequest = own(env.fields, 'request')
+  const rawKid = own(env.fields, 'kid')
+  const checked = validatePaymentIntentRequest(rawRequest)
+  const issues: Array<Issue> = [...checked.issues]
+  if (typeof paymentReferenceID !== 'string' || !isUuid(paymentReferenceID)) {
+    issues.push({
+      path: 'paymentReferenceID',
+      code: 'ValidationFailed',
+      message: 'paymentReferenceID must be a UUID (8-4-4-4-12 hexadecimal digits).'
+    })
+  }
+  const gateway =
+    checked.value !== undefined
+      ? checked.value.paymentGateway
+      : typeof rawRequest === 'object' && rawRequest !== null
+        ? own(rawRequest, 'paymentGateway')
+        : undefined
+  if (gateway === 'invoice' && !kidNumber.isValid(rawKid)) {
+    issues.push({
+      path: 'kid',
+      code: 'ValidationFailed',
+      message:
+        'An invoice needs a valid KID: 2 to 25 digits, the last a MOD10 or MOD11 check digit (or "-" for MOD11).'
+    })
+  }
+  const request = checked.value
+  if (issues.length > 0 || request === undefined) return E.left(validationError(issues))
+  const { customer, ...rest } = request
+  const id = paymentReferenceID as string
+  const created: PaymentCreated =
+    request.paymentGateway === 'invoice'
+      ? { type: 'PaymentCreated', at: env.at, paymentReferenceID: id, request: rest, kid: rawKid as string }
+      : { type: 'PaymentCreated', at: env.at, paymentReferenceID: id, request: rest }
+  if (customer === undefined) return E.right([created])
+  const upserted: CustomerUpserted = {
+    type: 'CustomerUpserted',
+    at: env.at,
+    paymentReferenceID: id,
+    customerExternalID: request.customerExternalID,
+    customer
+  }
+  return E.right([created, upserted])
+}
+
+const charged = (p: Payment, at: string, chargedAmount: number): PaymentCharged => ({
+  type: 'PaymentCharged',
+  at,
+  paymentReferenceID: p.paymentReferenceID,
+  chargedAmount,
+  excessRefundedAmount: 0
+})
+
+const readPatch = (fields: object): E.Either<PaymentError, MoneySplitPatch> => {
+  const checked = validateMoneySplitPatch(own(fields, 'patch'))
+  return checked.value !== undefined && checked.issues.length === 0
+    ? E.right(checked.value)
+    : E.left(validationError(checked.issues))
+}
+
+const refundPartially = (
+  p: Payment,
+  env: Envelope
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const patch = readPatch(env.fields)
+  if (E.isLeft(patch)) return patch
+  const outcome = applyPatch(p, patch.right)
+  if (E.isLeft(outcome)) return outcome
+  const o = outcome.right
+  const partial: PaymentPartiallyRefunded = {
+    type: 'PaymentPartiallyRefunded',
+    at: env.at,
+    paymentReferenceID: p.paymentReferenceID,
+    newGrossAmount: o.newGrossAmount,
+    refundAmount: o.removedAmount,
+    splitList: o.splitList,
+    refundedSplit: toRefundedSplits(o)
+  }
+  if (o.newGrossAmount > 0) return E.right([partial])
+  const refunded: PaymentRefunded = {
+    type: 'PaymentRefunded',
+    at: env.at,
+    paymentReferenceID: p.paymentReferenceID,
+    refundAmount: 0,
+    refundedSplit: []
+  }
+  return E.right([partial, refunded])
+}
+
+const adjustInvoice = (
+  p: Payment,
+  env: Envelope
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const patch = readPatch(env.fields)
+  if (E.isLeft(patch)) return patch
+  const outcome = applyPatch(p, patch.right)
+  if (E.isLeft(outcome)) return outcome
+  const o = outcome.right
+  const settles = o.newGrossAmount <= p.paidAmount
+  const excess = settles ? p.paidAmount - o.newGrossAmount : 0
+  const adjusted: InvoiceAdjusted = {
+    type: 'InvoiceAdjusted',
+    at: env.at,
+    paymentReferenceID: p.paymentReferenceID,
+    newGrossAmount: o.newGrossAmount,
+    splitList: o.splitList,
+    adjustedSplit: toAdjustedSplits(o),
+    excessRefundedAmount: excess
+  }
+  if (!settles) return E.right([adjusted])
+  return E.right([adjusted, { ...charged(p, env.at, p.paidAmount), excessRefundedAmount: excess }])
+}
+
+const receiveTransfer = (
+  p: Payment,
+  env: Envelope
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const amount = own(env.fields, 'amount')
+  if (!isAmount(amount) || amount < 1) {
+    return E.left(invalid('amount', 'amount must be a safe integer of at least 1 (minor units).'))
+  }
+  if (amount > Number.MAX_SAFE_INTEGER - p.paidAmount) {
+    return E.left(invalid('amount', 'amount would take the paid total past the largest safe integer.'))
+  }
+  const kid = own(env.fields, 'kid')
+  if (typeof kid !== 'string') return E.left(invalid('kid', 'kid must be a string.'))
+  if (kid !== p.kid) {
+    return E.left(
+      paymentError('KidMismatch', `The transfer's KID ${kid.length > 40 ? kid.slice(0, 40) + '…' : kid} is not the KID of invoice ${p.paymentReferenceID}.`)
+    )
+  }
+  const paidAmount = p.paidAmount + amount
+  const received: InvoiceTransferReceived = {
+    type: 'InvoiceTransferReceived',
+    at: env.at,
+    paymentReferenceID: p.paymentReferenceID,
+    amount,
+    kid,
+    paidAmount
+  }
+  if (paidAmount < p.grossAmount) return E.right([received])
+  return E.right([
+    received,
+    { ...charged(p, env.at, paidAmount), excessRefundedAmount: paidAmount - p.grossAmount }
+  ])
+}
+
+const fullRefund = (p: Payment, at: string): PaymentRefunded => {
+  const refundedSplit: Array<RefundedSplit> = []
+  for (const s of p.moneySplits) {
+    if (s.amount > 0) refundedSplit.push(refundOf(s, s.amount))
+  }
+  return { type: 'PaymentRefunded', at, paymentReferenceID: p.paymentReferenceID, refundAmount: p.grossAmount, refundedSplit }
+}
+
+const refundOf = (s: MoneySplit, refundAmount: number): RefundedSplit => {
+  const r: { -readonly [K in keyof RefundedSplit]: RefundedSplit[K] } = {
+    refundAmount,
+    connectedAccountID: s.connectedAccountID,
+    isFee: s.isFee
+  }
+  if (s.description !== undefined) r.description = s.description
+  if (s.externalID !== undefined) r.externalID = s.externalID
+  return r
+}
+
+const decidePayment = (
+  p: Payment,
+  env: Envelope & { readonly type: PaymentCommandType }
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const refused = checkGuards(p, env.type)
+  if (refused !== undefined) return E.left(refused)
+  const at = env.at
+  const id = p.paymentReferenceID
+  switch (env.type) {
+    case 'CompletePaymentForm':
+      return E.right([
+        p.chargeImmediately === true
+          ? charged(p, at, p.grossAmount)
+          : { type: 'PaymentReserved', at, paymentReferenceID: id }
+      ])
+    case 'FailPaymentForm': {
+      const reason = own(env.fields, 'reason')
+      if (reason === undefined) return E.right([{ type: 'PaymentFormFailed', at, paymentReferenceID: id }])
+      if (typeof reason !== 'string' || reason.length > 1000) {
+        return E.left(invalid('reason', 'reason, when given, must be a string of at most 1000 characters.'))
+      }
+      return E.right([{ type: 'PaymentFormFailed', at, paymentReferenceID: id, reason }])
+    }
+    case 'ChargePayment':
+      return E.right([charged(p, at, p.grossAmount)])
+    case 'CancelPayment':
+      return E.right([{ type: 'PaymentCancelled', at, paymentReferenceID: id }])
+    case 'RefundPayment':
+      return E.right([fullRefund(p, at)])
+    case 'RefundPartially':
+      return refundPartially(p, env)
+    case 'AdjustInvoice':
+      return adjustInvoice(p, env)
+    case 'ReceiveInvoiceTransfer':
+      return receiveTransfer(p, env)
+    default: {
+      const exhaustive: never = env.type
+      return exhaustive
+    }
+  }
+}
+
+const decideAdmitted = (
+  state: PaymentState,
+  command: unknown
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const envelope = readEnvelope(command)
+  if (E.isLeft(envelope)) return envelope
+  const env = envelope.right
+  if (env.type === 'CreatePayment') {
+    if (isPayment(state)) {
+      return E.left(
+        paymentError('PaymentAlreadyExists', `Payment ${state.paymentReferenceID} already exists; it cannot be created again.`)
+      )
+    }
+    return decideCreate(env)
+  }
+  if (!isPayment(state)) {
+    return E.left(paymentError('PaymentNotFound', `There is no payment yet: ${env.type} needs a created payment.`))
+  }
+  return decidePayment(state, env as Envelope & { readonly type: PaymentCommandType })
+}
+
+const unreadable: PaymentError = invalid(
+  '',
+  'The state or the command could not be read (a getter or proxy threw while it was validated).'
+)
+
+/**
+ * Decides what a command does to a payment: the events it causes, or the error of the first rule
+ * it breaks (SPEC §2 order: envelope, existence, guards, fields). Pure and total: never throws,
+ * whatever `state` and `command` are; a state paysplit did not produce itself is validated first.
+ *
+ * @example
+ * import { decide, initialState } from 'paysplit'
+ * const r = decide(initialState, { type: 'ChargePayment', at: '2026-11-21T10:00:00.000Z' })
+ * // r._tag === 'Left' && r.left.code === 'PaymentNotFound'
+ */
+export const decide = (
+  state: PaymentState,
+  command: Command
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  try {
+    const admitted = admitState(state)
+    if (E.isLeft(admitted)) return admitted
+    const decided = decideAdmitted(admitted.right, command)
+    return E.isRight(decided) ? E.right(deepFreeze(decided.right)) : decided
+  } catch {
+    return E.left(unreadable)
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// evolve
+// -------------------------------------------------------------------------------------
+
+type Mutable<A> = { -readonly [K in keyof A]: A[K] }
+
+const created = (e: PaymentCreated): Payment => {
+  const r = e.request
+  const id = e.paymentReferenceID
+  const moneySplits: Array<MoneySplit> = []
+  for (let i = 0; i < r.moneySplitList.length; i++) {
+    const s = r.moneySplitList[i]
+    if (s === undefined) continue
+    const split: Mutable<MoneySplit> = {
+      splitID: i + 1,
+      paymentReferenceID: id,
+      connectedAccountID: s.connectedAccountID,
+      amount: s.amount,
+      insertTime: e.at,
+      isFee: s.isFee
+    }
+    if (s.description !== undefined) split.description = s.description
+    if (s.externalID !== undefined) split.externalID = s.externalID
+    moneySplits.push(split)
+  }
+  const p: Mutable<Payment> = {
+    status: 'Initiated',
+    kind: r.paymentGateway === 'invoice' ? 'invoice' : 'card',
+    paymentReferenceID: id,
+    externalPaymentReferenceID: r.externalPaymentReferenceID,
+    environment: r.environment,
+    paymentGateway: r.paymentGateway,
+    sellerConnectedAccountID: r.sellerConnectedAccountID,
+    currency: r.currency,
+    grossAmount: r.grossAmount,
+    moneySplits,
+    customerExternalID: r.customerExternalID,
+    webhookSubscriptions: r.webhookSubscriptions,
+    successUrl: r.successUrl,
+    failedUrl: r.failedUrl,
+    metaData: r.metaData,
+    chargedAmount: 0,
+    refundedAmount: 0,
+    excessRefundedAmount: 0,
+    paidAmount: 0,
+    formAttempts: [],
+    allocation: [],
+    createdAt: e.at,
+    updatedAt: e.at,
+    version: 1
+  }
+  if (r.chargeImmediately !== undefined) p.chargeImmediately = r.chargeImmediately
+  if (r.externalObjectIdTag !== undefined) p.externalObjectIdTag = r.externalObjectIdTag
+  if (r.description !== undefined) p.description = r.description
+  if (e.kid !== undefined && p.kind === 'invoice') p.kid = e.kid
+  return p
+}
+
+const allocationOf = (splits: ReadonlyArray<MoneySplit>): ReadonlyArray<Allocation> =>
+  splits.map((s) => ({ splitID: s.splitID, connectedAccountID: s.connectedAccountID, isFee: s.isFee, amount: s.amount }))
+
+const zeroed = (splits: ReadonlyArray<MoneySplit>): ReadonlyArray<MoneySplit> =>
+  splits.map((s) => (s.amount === 0 ? s : { ...s, amount: 0 }))
+
+const next = (p: Payment, at: string, changes: Partial<Payment>): Payment => ({
+  ...p,
+  ...changes,
+  updatedAt: at,
+  version: p.version + 1
+})
+
+/**
+ * Applies one event to a state and returns the new state; the state given is not changed. Events
+ * that do not apply to the state (anything but `PaymentCreated` before a payment exists, a second
+ * `PaymentCreated`) leave it as it is. Pure; trusts its events: give it the events `decide` made.
+ *
+ * @example
+ * import { evolve, initialState } from 'paysplit'
+ * // evolve(initialState, { type: 'PaymentCancelled', at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '…' })
+ * //   === initialState (no payment to cancel)
+ */
+export const evolve = (state: PaymentState, event: PaymentEvent): PaymentState => {
+  if (!isPayment(state)) return event.type === 'PaymentCreated' ? created(event) : state
+  const p = state
+  const at = event.at
+  switch (event.type) {
+    case 'PaymentCreated':
+      return p
+    case 'CustomerUpserted':
+      return next(p, at, { customer: event.customer })
+    case 'PaymentReserved':
+      return next(p, at, { status: 'Reserved' })
+    case 'PaymentCharged': {
+      const excess = p.kind === 'invoice' ? p.paidAmount - p.grossAmount : 0
+      return next(p, at, {
+        status: 'Charged',
+        chargedAmount: p.kind === 'invoice' ? p.paidAmount : p.grossAmount,
+        excessRefundedAmount: p.excessRefundedAmount + excess,
+        refundedAmount: p.refundedAmount + excess,
+        allocation: allocationOf(p.moneySplits)
+      })
+    }
+    case 'PaymentCancelled':
+      return next(p, at, { status: 'Cancelled' })
+    case 'PaymentRefunded':
+      return next(p, at, {
+        status: 'Refunded',
+        moneySplits: zeroed(p.moneySplits),
+        grossAmount: 0,
+        refundedAmount: p.refundedAmount + p.grossAmount
+      })
+    case 'PaymentPartiallyRefunded':
+      return next(p, at, {
+        moneySplits: event.splitList,
+        grossAmount: event.newGrossAmount,
+        refundedAmount: p.refundedAmount + (p.grossAmount - event.newGrossAmount)
+      })
+    case 'InvoiceAdjusted':
+      return next(p, at, { moneySplits: event.splitList, grossAmount: event.newGrossAmount })
+    case 'InvoiceTransferReceived':
+      return next(p, at, { paidAmount: p.paidAmount + event.amount })
+    case 'PaymentFormFailed':
+      return next(p, at, {
+        formAttempts: [...p.formAttempts, event.reason === undefined ? { at } : { at, reason: event.reason }]
+      })
+    default: {
+      const exhaustive: never = event
+      return exhaustive
+    }
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// the decider, transition and replay
+// -------------------------------------------------------------------------------------
+
+/**
+ * The payment decider as plain data (`{ initialState, decide, evolve }`), for libraries that run
+ * deciders generically (fmodel-ts, emmett).
+ *
+ * @example
+ * import { paymentDecider, initialState } from 'paysplit'
+ * // paymentDecider.initialState === initialState
+ */
+export const paymentDecider: Decider<Command, PaymentState, PaymentEvent, PaymentError> = {
+  initialState,
+  decide,
+  evolve
+}
+
+/**
+ * Runs one command: `Right([newState, events])` when `decide` accepts it, where `newState` is the
+ * events folded over `state` by `evolve`; otherwise `Left(error)` and nothing changed. Never
+ * throws, never mutates its inputs; the new state and events are fresh, deep-frozen values, and a
+ * state from `transition` is trusted by the next call without being validated again.
+ *
+ * @example
+ * import { transition, initialState } from 'paysplit'
+ * const r = transition(initialState, {
+ *   type: 'CreatePayment',
+ *   at: '2026-11-21T10:00:00.000Z',
+ *   paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c',
+ *   request: {
+ *     externalPaymentReferenceID: 'order-1001', environment: 'test', paymentGateway: 'creditcard',
+ *     chargeImmediately: false, sellerConnectedAccountID: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+ *     grossAmount: 10000, currency: 'NOK', customerExternalID: 'customer-42',
+ *     successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
+ *     moneySplitList: [
+ *       { connectedAccountID: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', amount: 9000, isFee: false },
+ *       { connectedAccountID: '11111111-2222-4333-8444-555555555555', amount: 1000, isFee: true }
+ *     ],
+ *     webhookSubscriptions: [], metaData: {}
+ *   }
+ * })
+ * // r._tag === 'Right' && r.right[0].status === 'Initiated'
+ */
+export const transition = (
+  state: PaymentState,
+  command: Command
+): E.Either<PaymentError, readonly [PaymentState, ReadonlyArray<PaymentEvent>]> => {
+  try {
+    const admitted = admitState(state)
+    if (E.isLeft(admitted)) return admitted
+    const s = admitted.right
+    const decided = decide(s, command)
+    if (E.isLeft(decided)) return decided
+    const events = decided.right
+    let after = s
+    for (const e of events) after = evolve(after, e)
+    return E.right(Object.freeze([trust(after), events] as const))
+  } catch {
+    return E.left(unreadable)
+  }
+}
+
+/**
+ * Rebuilds a state from its events: `events.reduce(evolve, initialState)`.
+ *
+ * @example
+ * import { replay, initialState } from 'paysplit'
+ * // replay([]) === initialState
+ */
+export const replay = (events: ReadonlyArray<PaymentEvent>): PaymentState => {
+  let s: PaymentState = initialState
+  for (const e of events) s = evolve(s, e)
+  return s
+}

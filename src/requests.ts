@@ -1,0 +1,90 @@
+/**
+ * The wire bodies a caller sends (seed §2.1–2.3 and §2.5), as the codecs of `paysplit/codecs`
+ * decode them. A decoded value is a fresh plain object: optional fields the request left out are
+ * absent, `webhookSubscriptions` defaults to `[]` and `metaData` to `{}`, and subscription event
+ * types are normalised to their short form (`ChargedPayment` → `Charged`).
+ *
+ * @module requests
+ */
+
+/** The environments a payment can run in. */
+export type Environment = 'test' | 'production'
+
+/** The payment gateways paysplit knows: `creditcard` for card payments, `invoice` for KID invoices. */
+export type PaymentGateway = 'creditcard' | 'invoice'
+
+/**
+ * The webhook event types (SPEC §5), short forms. Subscriptions may name them in the service's
+ * long form too (`ChargedPayment`); the codecs normalise to these.
+ */
+export type WebhookEventType =
+  | 'Initiated'
+  | 'Reserved'
+  | 'Charged'
+  | 'Cancelled'
+  | 'Refunded'
+  | 'PartiallyRefunded'
+  | 'InvoiceAdjusted'
+
+/** A customer as the create request carries it (seed §2.3); every field optional. */
+export interface Customer {
+  readonly name?: string
+  readonly email?: string
+  readonly mobilePrefix?: string
+  readonly mobile?: string
+  readonly customerType?: string
+}
+
+/** A per-payment webhook subscription (seed §2.1). */
+export interface WebhookSubscription {
+  readonly eventType: WebhookEventType
+  readonly url: string
+}
+
+/** Free-form data stored for the caller: a flat object of strings, numbers, booleans and nulls. */
+export type MetaData = Readonly<Record<string, string | number | boolean | null>>
+
+/** A money-split entry of the create request (seed §2.2). */
+export interface MoneySplitRequest {
+  readonly connectedAccountID: string
+  readonly amount: number
+  readonly description?: string
+  readonly isFee: boolean
+  readonly externalID?: string
+}
+
+/** The payment-intent request, body of `POST /payments` (seed §2.1). */
+export interface PaymentIntentRequest {
+  readonly externalPaymentReferenceID: string
+  readonly environment: Environment
+  readonly paymentGateway: PaymentGateway
+  /** Required for card payments; optional (and without effect) for invoices. */
+  readonly chargeImmediately?: boolean
+  readonly sellerConnectedAccountID: string
+  readonly externalObjectIdTag?: string
+  readonly description?: string
+  readonly grossAmount: number
+  readonly currency: string
+  readonly moneySplitList: ReadonlyArray<MoneySplitRequest>
+  readonly customerExternalID: string
+  readonly customer?: Customer
+  readonly webhookSubscriptions: ReadonlyArray<WebhookSubscription>
+  readonly successUrl: string
+  readonly failedUrl: string
+  readonly metaData: MetaData
+}
+
+/** What a patch entry does to its split (seed §2.5). */
+export type UpdateType = 'UpdateAmount' | 'DoDeleteSplitEntry' | 'DoNothing'
+
+/** One entry of a money-split patch (seed §2.5), a union on `updateType`. */
+export type PatchEntry =
+  | { readonly splitID: number; readonly updateType: 'UpdateAmount'; readonly newAmount: number }
+  | { readonly splitID: number; readonly updateType: 'DoDeleteSplitEntry'; readonly doDelete: boolean }
+  | { readonly splitID: number; readonly updateType: 'DoNothing' }
+
+/** The money-split patch, body of partial refund and invoice adjustment (seed §2.5). */
+export interface MoneySplitPatch {
+  readonly moneySplitPatch: ReadonlyArray<PatchEntry>
+  readonly newGrossAmount: number
+}
