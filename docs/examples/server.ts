@@ -1,0 +1,462 @@
+/**
+ * Reference server: paysplit's pure service model on real sockets, with node:http and nothing
+ * else. It shows an embedder every seam paysplit leaves to them:
+ *
+ * - transport: JSON bodies, a body size limit (413), invalid JSON (400), the `Allow` header of a 405;
+ * - the clock and identifiers: `at` from the wall clock, `paymentReferenceID` a random UUID, the
+ *   KID of a new invoice a random MOD10 KID;
+ * - storage behind a small interface (./storage.ts), with optimistic concurrency on the payment's
+ *   `version`: a request runs on the slice of the world it reads, and its write succeeds only if
+ *   nobody wrote in between; otherwise it runs again on fresh data, and after a few tries answers
+ *   409 `ConcurrentModification`;
+ * - webhooks: stored with the state change that caused them (outbox), then POSTed to their urls in
+ *   order per payment, with a bounded retry and exponential backoff, each outcome kept.
+ *
+ * Run it: `npx tsx docs/examples/server.ts` (PORT, HOST and CATCH_ALL_URL from the environment).
+ * It imports paysplit by relative path to src, so it runs without a build; an embedder imports
+ * `paysplit` and `paysplit/http` instead.
+ */
+import { randomInt, randomUUID } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { pathToFileURL } from 'node:url'
+import * as E from 'fp-ts/lib/Either.js'
+import { invalid, kid, type Payment, type PaymentError } from '../../src/index.js'
+import {
+  allowedMethods,
+  completeForm,
+  errorResponse,
+  failForm,
+  handle,
+  matchRoute,
+  mismatchResponse,
+  receiveTransfer,
+  routeTakesBody,
+  type HandleContext,
+  type Handled,
+  type HttpRequest,
+  type HttpResponse,
+  type Route,
+  type WebhookDelivery,
+  type World
+} from '../../src/http.js'
+import {
+  changesBetween,
+  InMemoryStorage,
+  isEmpty,
+  type DeliveryRecord,
+  type SliceKeys,
+  type Storage
+} from './storage.js'
+
+// -------------------------------------------------------------------------------------
+// options
+// -------------------------------------------------------------------------------------
+
+/** How webhooks are sent. */
+export interface WebhookSenderOptions {
+  /** Attempts per delivery, the first included. Default 5. */
+  readonly maxAttempts?: number
+  /** Delay before the 2nd attempt; doubled for each further one. Default 200 ms. */
+  readonly baseDelayMs?: number
+  /** Time limit of one attempt. Default 5000 ms. */
+  readonly timeoutMs?: number
+}
+
+/** Options of {@link createPaymentsServer}; every one has a default. */
+export interface ServerOptions {
+  readonly storage?: Storage
+  /** The catch-all webhook url (the seed's "configured in the Platform Dashboard"). */
+  readonly catchAllUrl?: string
+  /** Largest request body accepted, in bytes. Default 1 MiB. */
+  readonly maxBodyBytes?: number
+  /** Runs of a request that loses an optimistic-concurrency race before it gets 409. Default 8. */
+  readonly maxCommitAttempts?: number
+  /** Delay before a request runs again after a conflict (doubled each time, with jitter). Default 2 ms. */
+  readonly conflictBackoffMs?: number
+  readonly webhooks?: WebhookSenderOptions
+  /** The clock. Default: the wall clock, as an ISO 8601 UTC timestamp with milliseconds. */
+  readonly clock?: () => string
+  /** New payment ids. Default: random UUIDs. */
+  readonly newPaymentId?: () => string
+  /** New invoice KIDs. Default: 10 random digits and a MOD10 check digit. */
+  readonly newKid?: () => string
+  /**
+   * The service model to run. Default: paysplit's `handle`. Tests swap in broken variants to
+   * prove that a conformance check catches them.
+   */
+  readonly handler?: (world: World, request: HttpRequest, ctx: HandleContext) => Handled
+  /** Where the server reports what it does (webhook outcomes, storage errors). Default: nowhere. */
+  readonly log?: (line: string) => void
+}
+
+/** A running payments server, and the operations the payment form and the bank would cause. */
+export interface PaymentsServer {
+  readonly server: Server
+  /** Starts listening (default 127.0.0.1 on an ephemeral port) and returns the base url. */
+  listen(port?: number, host?: string): Promise<string>
+  /** Waits for pending webhooks, then stops the server and closes every connection. */
+  close(): Promise<void>
+  /** Resolves once every webhook queued so far has been delivered or has failed for good. */
+  idle(): Promise<void>
+  /** The customer completed the payment form. Rejects only when it lost every concurrency race. */
+  completeForm(paymentReferenceID: string): Promise<E.Either<PaymentError, Payment>>
+  /** A payment-form attempt failed. */
+  failForm(paymentReferenceID: string, reason?: string): Promise<E.Either<PaymentError, Payment>>
+  /** The bank reports a KID transfer. */
+  receiveTransfer(paymentReferenceID: string, amount: number, kid: string): Promise<E.Either<PaymentError, Payment>>
+  /** The stored payment, if any. */
+  payment(paymentReferenceID: string): Promise<Payment | undefined>
+  /** Every webhook delivery and its outcome. */
+  deliveries(): Promise<ReadonlyArray<DeliveryRecord>>
+}
+
+// -------------------------------------------------------------------------------------
+// helpers
+// -------------------------------------------------------------------------------------
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+const defaultKid = (): string => {
+  let base = String(randomInt(1, 10))
+  for (let i = 0; i < 9; i++) base += String(randomInt(0, 10))
+  const made = kid.create(base, 'mod10')
+  return E.isRight(made) ? made.right : base
+}
+
+const send = (res: ServerResponse, response: HttpResponse, headers: Record<string, string> = {}): void => {
+  const json = JSON.stringify(response.body)
+  res.writeHead(response.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(json)),
+    ...headers
+  })
+  res.end(json)
+}
+
+type BodyRead = { readonly kind: 'ok'; readonly text: string } | { readonly kind: 'tooLarge' } | { readonly kind: 'aborted' }
+
+/**
+ * Reads the body up to `limit` bytes. Past the limit the rest is read and dropped (so the client
+ * gets to see the 413), up to 16× the limit, beyond which the connection is cut.
+ */
+const readBody = (req: IncomingMessage, limit: number): Promise<BodyRead> =>
+  new Promise((resolve) => {
+    const declared = Number(req.headers['content-length'] ?? '0')
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let tooLarge = Number.isFinite(declared) && declared > limit
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) tooLarge = true
+      if (size > limit * 16) {
+        req.destroy()
+        return
+      }
+      if (!tooLarge) chunks.push(chunk)
+    })
+    req.on('end', () => {
+      resolve(tooLarge ? { kind: 'tooLarge' } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') })
+    })
+    req.on('error', () => {
+      resolve({ kind: 'aborted' })
+    })
+    req.on('close', () => {
+      resolve(tooLarge ? { kind: 'tooLarge' } : { kind: 'aborted' })
+    })
+  })
+
+const field = (body: unknown, key: string): string | undefined => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined
+  const v: unknown = Object.prototype.hasOwnProperty.call(body, key) ? (body as Record<string, unknown>)[key] : undefined
+  return typeof v === 'string' ? v : undefined
+}
+
+const none: ReadonlyArray<string> = []
+
+/** The slice of the world a request can touch. */
+const keysOf = (route: Route, body: unknown, newId: string): SliceKeys => {
+  if (route.name !== 'createPayment') {
+    return { paymentReferenceIDs: [route.paymentReferenceID], externalPaymentReferenceIDs: none, customerExternalIDs: none }
+  }
+  const ext = field(body, 'externalPaymentReferenceID')
+  const customer = field(body, 'customerExternalID')
+  return {
+    paymentReferenceIDs: [newId],
+    externalPaymentReferenceIDs: ext === undefined ? none : [ext],
+    customerExternalIDs: customer === undefined ? none : [customer]
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// webhooks
+// -------------------------------------------------------------------------------------
+
+/** Is this status worth another attempt? Network errors, 408, 429 and 5xx are; other answers are final. */
+const retryable = (status: number): boolean => status === 408 || status === 429 || status >= 500
+
+class WebhookSender {
+  private readonly queues = new Map<string, Promise<void>>()
+  private readonly pending = new Set<Promise<void>>()
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly options: Required<WebhookSenderOptions>,
+    private readonly log: (line: string) => void
+  ) {}
+
+  /** Queues deliveries; those of one payment go out one after another, in order. */
+  enqueue(records: ReadonlyArray<DeliveryRecord>): void {
+    for (const record of records) {
+      const key = record.paymentReferenceID
+      const previous = this.queues.get(key) ?? Promise.resolve()
+      const next = previous.then(() => this.deliver(record))
+      this.queues.set(key, next)
+      this.pending.add(next)
+      void next.finally(() => {
+        this.pending.delete(next)
+        if (this.queues.get(key) === next) this.queues.delete(key)
+      })
+    }
+  }
+
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending])
+  }
+
+  private async deliver(record: DeliveryRecord): Promise<void> {
+    const { maxAttempts, baseDelayMs, timeoutMs } = this.options
+    const body = JSON.stringify(record.payload)
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      let lastStatus: number | undefined
+      let lastError: string | undefined
+      try {
+        const res = await fetch(record.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-paysplit-event-id': record.eventID,
+            'x-paysplit-event-type': record.eventType,
+            'x-paysplit-delivery-attempt': String(attempt)
+          },
+          body,
+          signal: AbortSignal.timeout(timeoutMs)
+        })
+        await res.arrayBuffer().catch(() => undefined)
+        lastStatus = res.status
+        if (res.ok) {
+          await this.storage.updateDelivery(record.id, { state: 'delivered', attempts: attempt, lastStatus })
+          this.log(`webhook ${record.eventType} ${record.eventID} → ${record.url}: ${String(res.status)} (attempt ${String(attempt)})`)
+          return
+        }
+        lastError = `HTTP ${String(res.status)}`
+      } catch (e) {
+        lastError = e instanceof Error ? e.message : String(e)
+      }
+      const final = attempt === maxAttempts || (lastStatus !== undefined && !retryable(lastStatus))
+      await this.storage.updateDelivery(record.id, {
+        state: final ? 'failed' : 'pending',
+        attempts: attempt,
+        ...(lastStatus !== undefined ? { lastStatus } : {}),
+        lastError
+      })
+      this.log(`webhook ${record.eventType} ${record.eventID} → ${record.url}: ${lastError} (attempt ${String(attempt)}${final ? ', giving up' : ''})`)
+      if (final) return
+      await sleep(baseDelayMs * 2 ** (attempt - 1))
+    }
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// the server
+// -------------------------------------------------------------------------------------
+
+/**
+ * Creates the reference payments server (not yet listening).
+ *
+ * @example
+ * const payments = createPaymentsServer({ catchAllUrl: 'http://127.0.0.1:9000/hooks' })
+ * const base = await payments.listen()        // http://127.0.0.1:<port>
+ * await fetch(`${base}/payments`, { method: 'POST', body: JSON.stringify(request) })
+ * await payments.close()
+ */
+export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServer => {
+  const storage = options.storage ?? new InMemoryStorage()
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
+  const maxCommitAttempts = options.maxCommitAttempts ?? 8
+  const conflictBackoffMs = options.conflictBackoffMs ?? 2
+  const clock = options.clock ?? (() => new Date().toISOString())
+  const newPaymentId = options.newPaymentId ?? randomUUID
+  const newKid = options.newKid ?? defaultKid
+  const handler = options.handler ?? handle
+  const log = options.log ?? (() => undefined)
+  const catchAllUrl = options.catchAllUrl
+  const sender = new WebhookSender(
+    storage,
+    {
+      maxAttempts: options.webhooks?.maxAttempts ?? 5,
+      baseDelayMs: options.webhooks?.baseDelayMs ?? 200,
+      timeoutMs: options.webhooks?.timeoutMs ?? 5000
+    },
+    log
+  )
+
+  /**
+   * Runs one step on a fresh slice, commits it with optimistic concurrency, and runs it again on
+   * a conflict. `undefined` when it lost every race.
+   */
+  const runCommitted = async <R>(
+    keys: SliceKeys,
+    step: (world: World) => readonly [World, R, ReadonlyArray<WebhookDelivery>]
+  ): Promise<R | undefined> => {
+    for (let attempt = 1; attempt <= maxCommitAttempts; attempt++) {
+      const before = await storage.load(keys)
+      const [after, result, deliveries] = step(before)
+      const changes = changesBetween(before, after, deliveries)
+      if (isEmpty(changes)) return result
+      const committed = await storage.commit(changes)
+      if (committed.ok) {
+        sender.enqueue(committed.deliveries)
+        return result
+      }
+      const backoff = conflictBackoffMs * 2 ** (attempt - 1)
+      await sleep(backoff / 2 + Math.random() * backoff)
+    }
+    return undefined
+  }
+
+  const respond = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const method = req.method ?? ''
+    const path = req.url ?? '/'
+    const matched = matchRoute(method, path)
+    if (E.isLeft(matched)) {
+      req.resume()
+      const allow = allowedMethods(path)
+      send(res, mismatchResponse(matched.left), allow.length > 0 && matched.left.reason === 'MethodNotAllowed' ? { allow: allow.join(', ') } : {})
+      return
+    }
+    const route = matched.right
+    const read = await readBody(req, maxBodyBytes)
+    if (read.kind === 'aborted') return
+    if (read.kind === 'tooLarge') {
+      send(
+        res,
+        errorResponse(route.name, {
+          code: 'PayloadTooLarge',
+          message: `The request body is larger than ${String(maxBodyBytes)} bytes.`
+        }),
+        { connection: 'close' }
+      )
+      return
+    }
+    let body: unknown = undefined
+    if (routeTakesBody(route) && read.text.trim() !== '') {
+      try {
+        body = JSON.parse(read.text)
+      } catch {
+        send(res, errorResponse(route.name, invalid('', 'The request body is not valid JSON.')))
+        return
+      }
+    }
+    const newId = newPaymentId()
+    const response = await runCommitted(keysOf(route, body, newId), (world) => {
+      const ext = field(body, 'externalPaymentReferenceID')
+      const stored = ext === undefined ? undefined : world.references.get(ext)
+      const isInvoice = route.name === 'createPayment' && field(body, 'paymentGateway') === 'invoice'
+      const ctx: HandleContext = {
+        at: clock(),
+        paymentReferenceID: newId,
+        // A repeated create keeps the KID it was given, so that it compares equal.
+        ...(isInvoice ? { kid: stored?.kid ?? newKid() } : {}),
+        ...(catchAllUrl !== undefined ? { catchAllUrl } : {})
+      }
+      return handler(world, { method, path, body }, ctx)
+    })
+    send(
+      res,
+      response ??
+        errorResponse(route.name, {
+          code: 'ConcurrentModification',
+          message: 'The payment kept changing while this request ran; read it again and retry.'
+        })
+    )
+  }
+
+  const server = createServer((req, res) => {
+    respond(req, res).catch((e: unknown) => {
+      log(`500: ${e instanceof Error ? e.message : String(e)}`)
+      // Storage or transport failed: not a payment rule, so not one of paysplit's codes.
+      if (!res.headersSent) {
+        const json = JSON.stringify({ success: false, error: { code: 'InternalError', message: 'The server failed; try again.' } })
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(json)
+      } else res.destroy()
+    })
+  })
+
+  const operation = async (
+    paymentReferenceID: string,
+    op: (world: World, at: string) => readonly [World, E.Either<PaymentError, Payment>, ReadonlyArray<WebhookDelivery>]
+  ): Promise<E.Either<PaymentError, Payment>> => {
+    const keys: SliceKeys = { paymentReferenceIDs: [paymentReferenceID], externalPaymentReferenceIDs: none, customerExternalIDs: none }
+    const result = await runCommitted(keys, (world) => op(world, clock()))
+    if (result === undefined) throw new Error(`Payment ${paymentReferenceID} kept changing while this operation ran; try again.`)
+    return result
+  }
+  const hooks = catchAllUrl !== undefined ? { catchAllUrl } : {}
+
+  return {
+    server,
+    listen: (port = 0, host = '127.0.0.1') =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(port, host, () => {
+          server.off('error', reject)
+          const a = server.address() as AddressInfo
+          resolve(`http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${String(a.port)}`)
+        })
+      }),
+    close: async () => {
+      await sender.idle()
+      await new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve()
+        })
+        server.closeAllConnections()
+      })
+    },
+    idle: () => sender.idle(),
+    completeForm: (id) => operation(id, (world, at) => completeForm(world, id, { at, ...hooks })),
+    failForm: (id, reason) =>
+      operation(id, (world, at) => failForm(world, id, { at, ...hooks, ...(reason !== undefined ? { reason } : {}) })),
+    receiveTransfer: (id, amount, kidNumber) =>
+      operation(id, (world, at) => receiveTransfer(world, id, { amount, kid: kidNumber }, { at, ...hooks })),
+    payment: async (id) => {
+      const world = await storage.load({ paymentReferenceIDs: [id], externalPaymentReferenceIDs: none, customerExternalIDs: none })
+      return world.payments.get(id.toLowerCase())
+    },
+    deliveries: () => storage.deliveries()
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// main
+// -------------------------------------------------------------------------------------
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href
+
+if (isMain) {
+  const env = process.env
+  const payments = createPaymentsServer({
+    ...(env['CATCH_ALL_URL'] !== undefined ? { catchAllUrl: env['CATCH_ALL_URL'] } : {}),
+    log: (line) => {
+      console.log(line)
+    }
+  })
+  const base = await payments.listen(Number(env['PORT'] ?? '8080'), env['HOST'] ?? '127.0.0.1')
+  console.log(`paysplit reference server listening on ${base}`)
+  const stop = (): void => {
+    void payments.close().then(() => process.exit(0))
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}

@@ -1,0 +1,517 @@
+/**
+ * Response bodies and HTTP status codes of the payments service (seed §2.4, §2.6, §4, §7;
+ * SPEC §6). Success bodies are exactly the seed's; failure bodies of cancel, charge and full
+ * refund keep their success shape with `success: false`, all others are
+ * `{ success: false, error: { code, message, issues? } }`. Callers read the outcome from the
+ * status code (seed §4 rule 1, §7 item 1): every success is 2xx, every failure 4xx.
+ *
+ * @module responses
+ */
+import * as O from 'fp-ts/lib/Option.js'
+import type { ErrorCode, Issue } from './errors.js'
+import type { AdjustedSplit, PaymentEvent, RefundedSplit } from './events.js'
+import type { MoneySplit, Payment, PaymentStatus } from './payment.js'
+import type { Environment, PaymentGateway } from './requests.js'
+import type { Route, RouteMismatch, RouteName } from './routes.js'
+
+// -------------------------------------------------------------------------------------
+// model: errors on the wire
+// -------------------------------------------------------------------------------------
+
+/**
+ * Codes of failures that belong to HTTP rather than to the payment rules:
+ * `RouteNotFound` (404), `MethodNotAllowed` (405), `PayloadTooLarge` (413, a server's body limit)
+ * and `ConcurrentModification` (409, a server that lost an optimistic-concurrency race more
+ * often than it retries).
+ */
+export type HttpErrorCode = 'RouteNotFound' | 'MethodNotAllowed' | 'PayloadTooLarge' | 'ConcurrentModification'
+
+/** Every code a response can carry: the payment rules' and HTTP's own. */
+export type WireErrorCode = ErrorCode | HttpErrorCode
+
+/** A failure on the wire: a {@link PaymentError}, or one of HTTP's own ({@link HttpErrorCode}). */
+export interface WireError {
+  readonly code: WireErrorCode
+  readonly message: string
+  readonly issues?: ReadonlyArray<Issue>
+  readonly missing?: ReadonlyArray<number>
+  readonly unknown?: ReadonlyArray<number>
+  readonly repeated?: ReadonlyArray<number>
+}
+
+// -------------------------------------------------------------------------------------
+// model: bodies
+// -------------------------------------------------------------------------------------
+
+/** A money-split record on the wire (seed §2.4); `description` and `externalID` only when set. */
+export interface MoneySplitRecord {
+  readonly splitID: number
+  readonly paymentReferenceID: string
+  readonly connectedAccountID: string
+  readonly amount: number
+  readonly description?: string
+  readonly insertTime: string
+  readonly externalID?: string
+  readonly isFee: boolean
+}
+
+/**
+ * The `paymentCreated` object of the create response and of every webhook: the payment's
+ * identity, status (short form) and amounts. Optional request fields appear only when given.
+ */
+export interface PaymentCreatedView {
+  readonly paymentReferenceID: string
+  readonly externalPaymentReferenceID: string
+  readonly status: PaymentStatus
+  readonly environment: Environment
+  readonly paymentGateway: PaymentGateway
+  readonly chargeImmediately?: boolean
+  readonly sellerConnectedAccountID: string
+  readonly externalObjectIdTag?: string
+  readonly description?: string
+  readonly currency: string
+  readonly grossAmount: number
+  readonly chargedAmount: number
+  readonly refundedAmount: number
+  readonly excessRefundedAmount: number
+  readonly customerExternalID: string
+  /** Invoices: the KID the customer pays with (also in a webhook's `kidNorwayInvoice`). */
+  readonly kid?: string
+  readonly successUrl: string
+  readonly failedUrl: string
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+/** Body of `POST /payments` (seed §2.4). */
+export interface CreatePaymentBody {
+  readonly paymentIntent: {
+    readonly paymentCreated: PaymentCreatedView
+    readonly moneySplit: ReadonlyArray<MoneySplitRecord>
+  }
+}
+
+/**
+ * Body of cancel and full refund (seed §2.6): `response` a sentence on success (`null` on
+ * failure), `error` the failure's message (`null` on success).
+ */
+export interface MessageBody {
+  readonly response: string | null
+  readonly success: boolean
+  readonly error: string | null
+}
+
+/** Body of charge (seed §2.6). */
+export interface ChargeBody {
+  readonly success: boolean
+  readonly error: string | null
+}
+
+/** Body of a successful partial refund (seed §2.6). */
+export interface PartialRefundBody {
+  readonly splitList: ReadonlyArray<MoneySplitRecord>
+  readonly refundedSplit: ReadonlyArray<RefundedSplit>
+  readonly message: string
+  readonly success: true
+}
+
+/** Body of a successful invoice adjustment (SPEC §6). */
+export interface AdjustInvoiceBody {
+  readonly splitList: ReadonlyArray<MoneySplitRecord>
+  readonly adjustedSplit: ReadonlyArray<AdjustedSplit>
+  readonly excessRefundedAmount: number
+  readonly status: PaymentStatus
+  readonly message: string
+  readonly success: true
+}
+
+/**
+ * The `error` of an {@link ErrorBody}: the failure's code and message, its `issues` when it is a
+ * validation error, and `missing` / `unknown` / `repeated` for a `PatchSplitMismatch`.
+ */
+export interface ErrorDetail {
+  readonly code: WireErrorCode
+  readonly message: string
+  readonly issues?: ReadonlyArray<Issue>
+  readonly missing?: ReadonlyArray<number>
+  readonly unknown?: ReadonlyArray<number>
+  readonly repeated?: ReadonlyArray<number>
+}
+
+/** Failure body of create, partial refund, adjust, unknown routes and wrong methods. */
+export interface ErrorBody {
+  readonly success: false
+  readonly error: ErrorDetail
+}
+
+/** Every response body. */
+export type ResponseBody =
+  | CreatePaymentBody
+  | MessageBody
+  | ChargeBody
+  | PartialRefundBody
+  | AdjustInvoiceBody
+  | ErrorBody
+
+/** A response: status code and JSON body. */
+export interface HttpResponse {
+  readonly status: number
+  readonly body: ResponseBody
+}
+
+// -------------------------------------------------------------------------------------
+// status codes
+// -------------------------------------------------------------------------------------
+
+const statusByCode: Readonly<Record<WireErrorCode, number>> = {
+  ValidationFailed: 400,
+  MissingCustomerExternalID: 400,
+  GrossAmountMismatch: 400,
+  PatchSplitMismatch: 400,
+  SplitAmountIncrease: 400,
+  NothingToChange: 400,
+  KidMismatch: 400,
+  PaymentNotFound: 404,
+  RouteNotFound: 404,
+  MethodNotAllowed: 405,
+  PaymentAlreadyExists: 409,
+  DuplicateExternalPaymentReference: 409,
+  FormNotUsedForInvoice: 409,
+  FormNotAllowedInStatus: 409,
+  ChargeNotAllowedForInvoice: 409,
+  ChargeNotAllowedForImmediateCharge: 409,
+  ChargeNotAllowedInStatus: 409,
+  InvoiceCannotBeCancelled: 409,
+  CancelNotAllowedInStatus: 409,
+  RefundNotAllowedInStatus: 409,
+  NothingToRefund: 409,
+  NotAnInvoice: 409,
+  AdjustNotAllowedInStatus: 409,
+  TransferNotAllowedInStatus: 409,
+  ConcurrentModification: 409,
+  PayloadTooLarge: 413
+}
+
+/**
+ * The HTTP status of a failure (SPEC §6): 400 for malformed or invalid input, 404 for an unknown
+ * payment or route, 405 for a wrong method, 409 for a command the payment's kind or status
+ * forbids and for conflicts (`NothingToRefund`, `PaymentAlreadyExists`,
+ * `DuplicateExternalPaymentReference`, `ConcurrentModification`), 413 for a body over a server's
+ * limit. A PaymentError is a WireError, so `httpStatusOf(paymentError)` works; a code paysplit
+ * does not know (a JavaScript caller's invention) gives 500.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { httpStatusOf } from 'paysplit/http'
+ * assert.strictEqual(httpStatusOf({ code: 'CancelNotAllowedInStatus' }), 409)
+ * assert.strictEqual(httpStatusOf({ code: 'GrossAmountMismatch' }), 400)
+ * assert.strictEqual(httpStatusOf({ code: 'PaymentNotFound' }), 404)
+ */
+export const httpStatusOf = (error: { readonly code: WireErrorCode }): number => {
+  const code: unknown = typeof error === 'object' && error !== null ? error.code : undefined
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(statusByCode, code)
+    ? statusByCode[code as WireErrorCode]
+    : 500
+}
+
+// -------------------------------------------------------------------------------------
+// views
+// -------------------------------------------------------------------------------------
+
+/**
+ * A money split as a seed §2.4 record: a fresh object, optional fields only when set.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { moneySplitRecordOf } from 'paysplit/http'
+ * const r = moneySplitRecordOf({
+ *   splitID: 1, paymentReferenceID: '6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10',
+ *   connectedAccountID: '0b7e9d2c-5d0a-4c57-8f7e-3a1f4f7d2e11', amount: 900,
+ *   insertTime: '2026-11-21T10:00:00.000Z', isFee: false
+ * })
+ * assert.strictEqual(r.amount, 900)
+ * assert.strictEqual('description' in r, false)
+ */
+export const moneySplitRecordOf = (s: MoneySplit): MoneySplitRecord => ({
+  splitID: s.splitID,
+  paymentReferenceID: s.paymentReferenceID,
+  connectedAccountID: s.connectedAccountID,
+  amount: s.amount,
+  ...(s.description !== undefined ? { description: s.description } : {}),
+  insertTime: s.insertTime,
+  ...(s.externalID !== undefined ? { externalID: s.externalID } : {}),
+  isFee: s.isFee
+})
+
+/**
+ * The `paymentCreated` view of a payment (create response, webhooks): a fresh object.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { emptyWorld, handle, paymentCreatedOf } from 'paysplit/http'
+ * const seller = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
+ * const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
+ * const body = {
+ *   externalPaymentReferenceID: 'order-1001', environment: 'test', paymentGateway: 'creditcard',
+ *   chargeImmediately: true, sellerConnectedAccountID: seller, grossAmount: 10000, currency: 'NOK',
+ *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
+ *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, description: 'Tickets', isFee: false }]
+ * }
+ * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const payment = world.payments.get(id)
+ * assert.ok(payment !== undefined)
+ * const view = paymentCreatedOf(payment)
+ * assert.strictEqual(view.status, 'Initiated')
+ * assert.strictEqual(view.externalPaymentReferenceID, 'order-1001')
+ */
+export const paymentCreatedOf = (p: Payment): PaymentCreatedView => ({
+  paymentReferenceID: p.paymentReferenceID,
+  externalPaymentReferenceID: p.externalPaymentReferenceID,
+  status: p.status,
+  environment: p.environment,
+  paymentGateway: p.paymentGateway,
+  ...(p.chargeImmediately !== undefined ? { chargeImmediately: p.chargeImmediately } : {}),
+  sellerConnectedAccountID: p.sellerConnectedAccountID,
+  ...(p.externalObjectIdTag !== undefined ? { externalObjectIdTag: p.externalObjectIdTag } : {}),
+  ...(p.description !== undefined ? { description: p.description } : {}),
+  currency: p.currency,
+  grossAmount: p.grossAmount,
+  chargedAmount: p.chargedAmount,
+  refundedAmount: p.refundedAmount,
+  excessRefundedAmount: p.excessRefundedAmount,
+  customerExternalID: p.customerExternalID,
+  ...(p.kid !== undefined ? { kid: p.kid } : {}),
+  successUrl: p.successUrl,
+  failedUrl: p.failedUrl,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt
+})
+
+const refundedSplitOf = (s: RefundedSplit): RefundedSplit => ({
+  refundAmount: s.refundAmount,
+  connectedAccountID: s.connectedAccountID,
+  ...(s.description !== undefined ? { description: s.description } : {}),
+  ...(s.externalID !== undefined ? { externalID: s.externalID } : {}),
+  isFee: s.isFee
+})
+
+const adjustedSplitOf = (s: AdjustedSplit): AdjustedSplit => ({
+  adjustedAmount: s.adjustedAmount,
+  connectedAccountID: s.connectedAccountID,
+  ...(s.description !== undefined ? { description: s.description } : {}),
+  ...(s.externalID !== undefined ? { externalID: s.externalID } : {}),
+  isFee: s.isFee
+})
+
+// -------------------------------------------------------------------------------------
+// failure responses
+// -------------------------------------------------------------------------------------
+
+const detailOf = (e: WireError): ErrorDetail => ({
+  code: e.code,
+  message: e.message,
+  ...(e.issues !== undefined ? { issues: e.issues.map((i) => ({ path: i.path, code: i.code, message: i.message })) } : {}),
+  ...(e.missing !== undefined ? { missing: [...e.missing] } : {}),
+  ...(e.unknown !== undefined ? { unknown: [...e.unknown] } : {}),
+  ...(e.repeated !== undefined ? { repeated: [...e.repeated] } : {})
+})
+
+/**
+ * The response of a failure at an endpoint (`undefined`: no endpoint, i.e. an unknown route or a
+ * wrong method). Status by {@link httpStatusOf}; body by endpoint: cancel and full refund
+ * `{ response: null, success: false, error: <message> }`, charge `{ success: false, error: <message> }`,
+ * all others `{ success: false, error: { code, message, issues? } }` (`missing`, `unknown`,
+ * `repeated` too for a `PatchSplitMismatch`).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { errorResponse } from 'paysplit/http'
+ * const error = { code: 'InvoiceCannotBeCancelled', message: 'An invoice payment cannot be cancelled.' } as const
+ * assert.deepStrictEqual(errorResponse('cancelPayment', error), {
+ *   status: 409,
+ *   body: { response: null, success: false, error: 'An invoice payment cannot be cancelled.' }
+ * })
+ * assert.deepStrictEqual(errorResponse('adjustInvoice', { code: 'NothingToChange', message: 'The patch changes nothing.' }), {
+ *   status: 400,
+ *   body: { success: false, error: { code: 'NothingToChange', message: 'The patch changes nothing.' } }
+ * })
+ */
+export const errorResponse = (route: RouteName | undefined, error: WireError): HttpResponse => {
+  const status = httpStatusOf(error)
+  switch (route) {
+    case 'cancelPayment':
+    case 'refundPayment':
+      return { status, body: { response: null, success: false, error: error.message } }
+    case 'chargePayment':
+      return { status, body: { success: false, error: error.message } }
+    default:
+      return { status, body: { success: false, error: detailOf(error) } }
+  }
+}
+
+/**
+ * The response for a request that matches no endpoint: 404 `RouteNotFound`, 405
+ * `MethodNotAllowed`, or 404 `PaymentNotFound` in the shape of the endpoint whose path has a
+ * `{paymentReferenceID}` that is not a UUID.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { matchRoute, mismatchResponse } from 'paysplit/http'
+ * const m = matchRoute('POST', '/payments/not-a-uuid/charge')
+ * assert.ok(E.isLeft(m))
+ * assert.deepStrictEqual(mismatchResponse(m.left), {
+ *   status: 404,
+ *   body: { success: false, error: 'No payment has the paymentReferenceID not-a-uuid.' }
+ * })
+ */
+export const mismatchResponse = (m: RouteMismatch): HttpResponse => {
+  switch (m.reason) {
+    case 'RouteNotFound':
+      return errorResponse(undefined, { code: 'RouteNotFound', message: 'No endpoint has this path.' })
+    case 'MethodNotAllowed':
+      return errorResponse(undefined, {
+        code: 'MethodNotAllowed',
+        message: `This endpoint accepts ${m.allow.join(', ')} only.`
+      })
+    case 'PaymentNotFound':
+      return errorResponse(m.route.name, {
+        code: 'PaymentNotFound',
+        message: `No payment has the paymentReferenceID ${m.route.paymentReferenceID}.`
+      })
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// success responses
+// -------------------------------------------------------------------------------------
+
+/**
+ * The create response (seed §2.4): 201 when this request created the payment, 200 when it was an
+ * idempotent repeat of the request that did (the body then reports the payment as stored now).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { createPaymentResponse, emptyWorld, handle } from 'paysplit/http'
+ * const seller = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
+ * const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
+ * const body = {
+ *   externalPaymentReferenceID: 'order-1001', environment: 'test', paymentGateway: 'creditcard',
+ *   chargeImmediately: true, sellerConnectedAccountID: seller, grossAmount: 10000, currency: 'NOK',
+ *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
+ *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, description: 'Tickets', isFee: false }]
+ * }
+ * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const payment = world.payments.get(id)
+ * assert.ok(payment !== undefined)
+ * const repeat = createPaymentResponse(payment, false)
+ * assert.strictEqual(repeat.status, 200)
+ * assert.ok('paymentIntent' in repeat.body && repeat.body.paymentIntent.moneySplit.length === 1)
+ */
+export const createPaymentResponse = (payment: Payment, created: boolean): HttpResponse => ({
+  status: created ? 201 : 200,
+  body: {
+    paymentIntent: {
+      paymentCreated: paymentCreatedOf(payment),
+      moneySplit: payment.moneySplits.map(moneySplitRecordOf)
+    }
+  }
+})
+
+const findEvent = <T extends PaymentEvent['type']>(
+  events: ReadonlyArray<PaymentEvent>,
+  type: T
+): O.Option<Extract<PaymentEvent, { type: T }>> => {
+  for (const e of events) {
+    if (e.type === type) return O.some(e as Extract<PaymentEvent, { type: T }>)
+  }
+  return O.none
+}
+
+/**
+ * The success response of an endpoint, from the payment as it is after the command and the events
+ * the command emitted (SPEC §6, seed §2.4 and §2.6). A create with no events is an idempotent
+ * repeat (200); with events, a creation (201).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { transition } from 'paysplit'
+ * import { emptyWorld, handle, successResponse } from 'paysplit/http'
+ * const seller = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
+ * const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
+ * const body = {
+ *   externalPaymentReferenceID: 'order-1001', environment: 'test', paymentGateway: 'creditcard',
+ *   chargeImmediately: false, sellerConnectedAccountID: seller, grossAmount: 10000, currency: 'NOK',
+ *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
+ *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, description: 'Tickets', isFee: false }]
+ * }
+ * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const created = world.payments.get(id)
+ * assert.ok(created !== undefined)
+ * const cancelled = transition(created, { type: 'CancelPayment', at: '2026-11-21T10:01:00.000Z' })
+ * assert.ok(E.isRight(cancelled))
+ * const [payment, events] = cancelled.right
+ * assert.ok(payment.status === 'Cancelled')
+ * assert.deepStrictEqual(successResponse({ name: 'cancelPayment', paymentReferenceID: id }, payment, events), {
+ *   status: 200,
+ *   body: { response: 'The payment was cancelled.', success: true, error: null }
+ * })
+ */
+export const successResponse = (
+  route: Route,
+  payment: Payment,
+  events: ReadonlyArray<PaymentEvent>
+): HttpResponse => {
+  switch (route.name) {
+    case 'createPayment':
+      return createPaymentResponse(payment, events.length > 0)
+    case 'cancelPayment':
+      return { status: 200, body: { response: 'The payment was cancelled.', success: true, error: null } }
+    case 'chargePayment':
+      return { status: 200, body: { success: true, error: null } }
+    case 'refundPayment':
+      return { status: 200, body: { response: 'The payment was refunded in full.', success: true, error: null } }
+    case 'refundPartially': {
+      const e = findEvent(events, 'PaymentPartiallyRefunded')
+      const splitList = O.isSome(e) ? e.value.splitList : payment.moneySplits
+      const refundedSplit = O.isSome(e) ? e.value.refundedSplit : []
+      const amount = O.isSome(e) ? e.value.refundAmount : 0
+      const message =
+        payment.status === 'Refunded'
+          ? `${String(amount)} was refunded; nothing remains, so the payment is now Refunded.`
+          : `${String(amount)} was refunded; ${String(payment.grossAmount)} remains charged.`
+      return {
+        status: 200,
+        body: {
+          splitList: splitList.map(moneySplitRecordOf),
+          refundedSplit: refundedSplit.map(refundedSplitOf),
+          message,
+          success: true
+        }
+      }
+    }
+    case 'adjustInvoice': {
+      const e = findEvent(events, 'InvoiceAdjusted')
+      const splitList = O.isSome(e) ? e.value.splitList : payment.moneySplits
+      const adjustedSplit = O.isSome(e) ? e.value.adjustedSplit : []
+      const excess = O.isSome(e) ? e.value.excessRefundedAmount : 0
+      const message =
+        payment.status === 'Charged'
+          ? `The invoice now amounts to ${String(payment.grossAmount)}; what was paid covers it, so it is Charged` +
+            (excess > 0 ? ` and the excess ${String(excess)} is refunded.` : '.')
+          : `The invoice now amounts to ${String(payment.grossAmount)}; ${String(payment.grossAmount - payment.paidAmount)} remains to be paid.`
+      return {
+        status: 200,
+        body: {
+          splitList: splitList.map(moneySplitRecordOf),
+          adjustedSplit: adjustedSplit.map(adjustedSplitOf),
+          excessRefundedAmount: excess,
+          status: payment.status,
+          message,
+          success: true
+        }
+      }
+    }
+  }
+}

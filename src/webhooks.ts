@@ -1,0 +1,232 @@
+/**
+ * Webhook deliveries (seed §6, SPEC §5): which url gets which webhook after a command, and the
+ * payload each carries. Pure: a caller sends them (and retries) with its own transport.
+ *
+ * @module webhooks
+ */
+import * as O from 'fp-ts/lib/Option.js'
+import type { PaymentEvent } from './events.js'
+import type { Payment } from './payment.js'
+import type { Customer, MetaData, WebhookEventType } from './requests.js'
+import {
+  moneySplitRecordOf,
+  paymentCreatedOf,
+  type MoneySplitRecord,
+  type PaymentCreatedView
+} from './responses.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/** What a webhook tells about the payment: its state after the events that caused it. */
+export interface WebhookPayment {
+  readonly paymentCreated: PaymentCreatedView
+  /** Present when the payment holds a customer. */
+  readonly customer?: Customer
+  /** Present for invoices: the KID and the total received so far. */
+  readonly kidNorwayInvoice?: { readonly kid: string; readonly paidAmount: number }
+  readonly moneySplit: ReadonlyArray<MoneySplitRecord>
+  readonly metaData: MetaData
+}
+
+/** The body POSTed to a webhook url, in the envelope of the real service's documentation. */
+export interface WebhookPayload {
+  /** `<paymentReferenceID>:<n>`, n the payment's version right after the event: receivers drop duplicates by it. */
+  readonly eventID: string
+  /** The event's `at`. */
+  readonly createTime: string
+  readonly objectName: 'payment'
+  readonly eventType: WebhookEventType
+  readonly payload: { readonly payment: WebhookPayment }
+}
+
+/** One webhook to send: where, which event type, and the body. */
+export interface WebhookDelivery {
+  readonly url: string
+  readonly eventType: WebhookEventType
+  readonly payload: WebhookPayload
+}
+
+/** Options of {@link webhookDeliveries}. */
+export interface WebhookOptions {
+  /** The catch-all endpoint (seed §6: configured in the Platform Dashboard); it receives every webhook. */
+  readonly catchAllUrl?: string
+}
+
+// -------------------------------------------------------------------------------------
+// event types
+// -------------------------------------------------------------------------------------
+
+const typeByEvent: Readonly<Record<PaymentEvent['type'], WebhookEventType | undefined>> = {
+  PaymentCreated: 'Initiated',
+  PaymentReserved: 'Reserved',
+  PaymentCharged: 'Charged',
+  PaymentCancelled: 'Cancelled',
+  PaymentRefunded: 'Refunded',
+  PaymentPartiallyRefunded: 'PartiallyRefunded',
+  InvoiceAdjusted: 'InvoiceAdjusted',
+  CustomerUpserted: undefined,
+  InvoiceTransferReceived: undefined,
+  PaymentFormFailed: undefined
+}
+
+/**
+ * The webhook event type a domain event sends (SPEC §5), or `none` for the events that send none
+ * (`CustomerUpserted`, `InvoiceTransferReceived`, `PaymentFormFailed`).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import * as O from 'fp-ts/lib/Option.js'
+ * import { webhookEventTypeOf } from 'paysplit/http'
+ * const at = '2026-11-21T10:00:00.000Z'
+ * const paymentReferenceID = '6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10'
+ * assert.deepStrictEqual(webhookEventTypeOf({ type: 'PaymentCancelled', at, paymentReferenceID }), O.some('Cancelled'))
+ * assert.deepStrictEqual(webhookEventTypeOf({ type: 'PaymentFormFailed', at, paymentReferenceID }), O.none)
+ */
+export const webhookEventTypeOf = (event: PaymentEvent): O.Option<WebhookEventType> => {
+  const type: unknown = typeof event === 'object' && event !== null ? event.type : undefined
+  return typeof type === 'string' && Object.prototype.hasOwnProperty.call(typeByEvent, type)
+    ? O.fromNullable(typeByEvent[type as PaymentEvent['type']])
+    : O.none
+}
+
+const shortForms: ReadonlyArray<WebhookEventType> = [
+  'Initiated',
+  'Reserved',
+  'Charged',
+  'Cancelled',
+  'Refunded',
+  'PartiallyRefunded',
+  'InvoiceAdjusted'
+]
+
+/**
+ * The short form of a subscription's event type: `ChargedPayment` → `Charged`; a short form stays;
+ * anything else is `none`. The codecs already normalise subscriptions; this makes deliveries
+ * right for a payment built by hand too.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import * as O from 'fp-ts/lib/Option.js'
+ * import { normaliseWebhookEventType } from 'paysplit/http'
+ * assert.deepStrictEqual(normaliseWebhookEventType('ChargedPayment'), O.some('Charged'))
+ * assert.deepStrictEqual(normaliseWebhookEventType('Charged'), O.some('Charged'))
+ * assert.deepStrictEqual(normaliseWebhookEventType('charged'), O.none)
+ */
+export const normaliseWebhookEventType = (s: string): O.Option<WebhookEventType> => {
+  for (const t of shortForms) {
+    if (s === t || s === `${t}Payment`) return O.some(t)
+  }
+  return O.none
+}
+
+// -------------------------------------------------------------------------------------
+// deliveries
+// -------------------------------------------------------------------------------------
+
+/**
+ * What a webhook reports about `payment` (SPEC §5): a fresh object.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { kid } from 'paysplit'
+ * import { emptyWorld, handle, webhookPaymentOf } from 'paysplit/http'
+ * const seller = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
+ * const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
+ * const made = kid.create('2026112100042', 'mod10')
+ * assert.ok(E.isRight(made))
+ * const invoiceKid = made.right
+ * const body = {
+ *   externalPaymentReferenceID: 'invoice-2001', environment: 'test', paymentGateway: 'invoice',
+ *   sellerConnectedAccountID: seller, grossAmount: 10000, currency: 'NOK',
+ *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
+ *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
+ * }
+ * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, kid: invoiceKid })
+ * const invoice = world.payments.get(id)
+ * assert.ok(invoice !== undefined)
+ * assert.deepStrictEqual(webhookPaymentOf(invoice).kidNorwayInvoice, { kid: invoiceKid, paidAmount: 0 })
+ */
+export const webhookPaymentOf = (payment: Payment): WebhookPayment => ({
+  paymentCreated: paymentCreatedOf(payment),
+  ...(payment.customer !== undefined ? { customer: { ...payment.customer } } : {}),
+  ...(payment.kind === 'invoice' && payment.kid !== undefined
+    ? { kidNorwayInvoice: { kid: payment.kid, paidAmount: payment.paidAmount } }
+    : {}),
+  moneySplit: payment.moneySplits.map(moneySplitRecordOf),
+  metaData: { ...payment.metaData }
+})
+
+/**
+ * The webhooks to send after `events` happened to a payment (SPEC §5, seed §6): for each event
+ * that has a webhook event type, one delivery to the catch-all url and one to each subscription
+ * of that type, each distinct url once per event (catch-all first, then subscriptions in their
+ * order). `payment` is the payment after the events, and `events` are its last `events.length`
+ * events, so the n-th event of the payment (n = its version right after the event) gets the
+ * `eventID` `<paymentReferenceID>:<n>`. Every payload reports `payment`; `createTime` is the
+ * event's `at`.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { transition } from 'paysplit'
+ * import { emptyWorld, handle, webhookDeliveries } from 'paysplit/http'
+ * const seller = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
+ * const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
+ * const body = {
+ *   externalPaymentReferenceID: 'order-1001', environment: 'test', paymentGateway: 'creditcard',
+ *   chargeImmediately: true, sellerConnectedAccountID: seller, grossAmount: 10000, currency: 'NOK',
+ *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
+ *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
+ * }
+ * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const created = world.payments.get(id)
+ * assert.ok(created !== undefined)
+ * const completed = transition(created, { type: 'CompletePaymentForm', at: '2026-11-21T10:05:00.000Z' })
+ * assert.ok(E.isRight(completed))
+ * const [payment, events] = completed.right
+ * assert.ok(payment.status === 'Charged')
+ * const [delivery] = webhookDeliveries(payment, events, { catchAllUrl: 'https://hooks.example/all' })
+ * assert.ok(delivery !== undefined)
+ * assert.strictEqual(delivery.url, 'https://hooks.example/all')
+ * assert.strictEqual(delivery.payload.eventID, `${id}:2`)
+ * assert.strictEqual(delivery.payload.eventType, 'Charged')
+ * assert.strictEqual(delivery.payload.createTime, '2026-11-21T10:05:00.000Z')
+ */
+export const webhookDeliveries = (
+  payment: Payment,
+  events: ReadonlyArray<PaymentEvent>,
+  options: WebhookOptions = {}
+): ReadonlyArray<WebhookDelivery> => {
+  const out: WebhookDelivery[] = []
+  const first = payment.version - events.length
+  const catchAll = options.catchAllUrl
+  events.forEach((event, index) => {
+    const type = webhookEventTypeOf(event)
+    if (O.isNone(type)) return
+    const eventType = type.value
+    const urls: string[] = []
+    if (catchAll !== undefined && catchAll !== '') urls.push(catchAll)
+    for (const s of payment.webhookSubscriptions) {
+      const t = normaliseWebhookEventType(s.eventType)
+      if (O.isSome(t) && t.value === eventType && !urls.includes(s.url)) urls.push(s.url)
+    }
+    const eventID = `${payment.paymentReferenceID}:${String(first + index + 1)}`
+    for (const url of urls) {
+      out.push({
+        url,
+        eventType,
+        payload: {
+          eventID,
+          createTime: event.at,
+          objectName: 'payment',
+          eventType,
+          payload: { payment: webhookPaymentOf(payment) }
+        }
+      })
+    }
+  })
+  return out
+}
