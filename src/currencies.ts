@@ -1,0 +1,61 @@
+/**
+ * The active ISO 4217 alphabetic currency codes a payment may be made in (SPEC §3: "an active
+ * ISO 4217 code, upper case, on the list, not just three letters").
+ *
+ * Source: ISO 4217 List One ("current currency and funds"), as amended up to 2026, which already
+ * names XCG (Caribbean guilder, replacing ANG, 2025), ZWG (Zimbabwe Gold, replacing ZWL, 2024),
+ * SLE (replacing SLL), VED next to VES, and no longer names CUC (2021), HRK (2023) or BGN
+ * (Bulgaria adopted the euro on 2026-01-01). Historic codes (ISO List Three) are not here.
+ *
+ * @module currencies
+ */
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+// Every List One code that has a minor unit is here, fund codes included (BOV, CHE, CHW, CLF,
+// COU, MXV, USN, UYI, UYW: ISO lists them as active); the codes whose minor unit ISO gives as
+// "N.A." (XAU XAG XPD XPT, XBA–XBD, XDR, XSU, XUA, XTS, XXX) are left out, because amounts here are
+// integers in the minor unit (seed §1.7) and those units have none.
+const codes =
+  'AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BMD BND BOB BOV BRL BSD BTN BWP BYN ' +
+  'BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR ' +
+  'FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY ' +
+  'KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU ' +
+  'MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON ' +
+  'RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP ' +
+  'TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV WST XAF XCD XCG XOF XPF YER ' +
+  'ZAR ZMW ZWG'
+
+/**
+ * The active ISO 4217 alphabetic codes paysplit accepts, in alphabetical order (a currency
+ * picker of a form can list them).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { currencyCodes } from 'paysplit/codecs'
+ * assert.strictEqual(currencyCodes.includes('NOK'), true)
+ * assert.strictEqual(currencyCodes.includes('XAU'), false)
+ */
+export const currencyCodes: ReadonlyArray<string> = /* @__PURE__ */ Object.freeze(codes.split(' '))
+
+const codeSet: ReadonlySet<string> = /* @__PURE__ */ new Set(currencyCodes)
+
+// -------------------------------------------------------------------------------------
+// refinements
+// -------------------------------------------------------------------------------------
+
+/**
+ * True when `s` is an active ISO 4217 alphabetic code, exactly as listed (upper case).
+ * Runs in constant time whatever the length of `s`.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isCurrencyCode } from 'paysplit/codecs'
+ * assert.strictEqual(isCurrencyCode('NOK'), true)
+ * assert.strictEqual(isCurrencyCode('nok'), false) // upper case only
+ * assert.strictEqual(isCurrencyCode('XYZ'), false) // three letters, but not on the list
+ * assert.strictEqual(isCurrencyCode('HRK'), false) // historic
+ */
+export const isCurrencyCode = (s: string): boolean => s.length === 3 && codeSet.has(s)

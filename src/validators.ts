@@ -1,0 +1,400 @@
+/**
+ * Small pure predicates for the formats of SPEC §3, shared by the codecs, the decider and the
+ * wire mapping. Each runs in time linear in its input, checks length limits before anything
+ * else, and uses no regular expression (character-code loops only), so no input can make it
+ * backtrack. Lengths are counted in UTF-16 code units (`string.length`, as an HTML `maxlength`
+ * does).
+ *
+ * @module validators
+ */
+import type { WebhookEventType } from './requests.js'
+
+// -------------------------------------------------------------------------------------
+// limits
+// -------------------------------------------------------------------------------------
+
+/**
+ * Longest URL accepted (SPEC §3: URLs ≤ 2048).
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { MAX_URL_LENGTH } from './validators.js'
+ * assert.strictEqual(MAX_URL_LENGTH, 2048)
+ */
+export const MAX_URL_LENGTH = 2048
+
+/**
+ * Longest e-mail address accepted (SPEC §3: ≤ 254).
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { MAX_EMAIL_LENGTH } from './validators.js'
+ * assert.strictEqual(MAX_EMAIL_LENGTH, 254)
+ */
+export const MAX_EMAIL_LENGTH = 254
+
+// -------------------------------------------------------------------------------------
+// characters
+// -------------------------------------------------------------------------------------
+
+const isHexCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
+
+const isDigitCode = (c: number): boolean => c >= 48 && c <= 57
+
+/**
+ * True for a UTF-16 code unit that is Unicode White_Space or a control character (general
+ * category Cc): U+0000–U+0020, U+007F–U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F,
+ * U+205F, U+3000.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isSpaceOrControl } from './validators.js'
+ * assert.strictEqual(isSpaceOrControl(0x20), true)
+ * assert.strictEqual(isSpaceOrControl(0x41), false)
+ */
+export const isSpaceOrControl = (c: number): boolean =>
+  c <= 0x20 ||
+  (c >= 0x7f && c <= 0xa0) ||
+  (c >= 0x1680 &&
+    (c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000))
+
+/**
+ * True when `s` contains a Unicode White_Space or control (Cc) character anywhere.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { hasSpaceOrControl } from './validators.js'
+ * assert.strictEqual(hasSpaceOrControl('a b'), true)
+ * assert.strictEqual(hasSpaceOrControl('ab'), false)
+ */
+export const hasSpaceOrControl = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) {
+    if (isSpaceOrControl(s.charCodeAt(i))) return true
+  }
+  return false
+}
+
+const allDigits = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) {
+    if (!isDigitCode(s.charCodeAt(i))) return false
+  }
+  return true
+}
+
+// -------------------------------------------------------------------------------------
+// identifiers
+// -------------------------------------------------------------------------------------
+
+/**
+ * True when `s` is a UUID in its textual form: 8-4-4-4-12 hexadecimal digits separated by
+ * hyphens, either case. Version and variant are not checked (SPEC §3).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isUuid } from 'paysplit/codecs'
+ * assert.strictEqual(isUuid('0b7b7f5e-6f3a-4c59-9a52-8f1b2a6f0c11'), true)
+ * assert.strictEqual(isUuid('0B7B7F5E-6F3A-4C59-9A52-8F1B2A6F0C11'), true)
+ * assert.strictEqual(isUuid('0b7b7f5e6f3a4c599a528f1b2a6f0c11'), false)
+ */
+export const isUuid = (s: string): boolean =>
+  s.length === 36 &&
+  hexRun(s, 0, 8) &&
+  s.charCodeAt(8) === 45 &&
+  hexRun(s, 9, 13) &&
+  s.charCodeAt(13) === 45 &&
+  hexRun(s, 14, 18) &&
+  s.charCodeAt(18) === 45 &&
+  hexRun(s, 19, 23) &&
+  s.charCodeAt(23) === 45 &&
+  hexRun(s, 24, 36)
+
+const hexRun = (s: string, from: number, to: number): boolean => {
+  for (let i = from; i < to; i++) {
+    if (!isHexCode(s.charCodeAt(i))) return false
+  }
+  return true
+}
+
+// -------------------------------------------------------------------------------------
+// time
+// -------------------------------------------------------------------------------------
+
+const two = (s: string, i: number): number =>
+  (s.charCodeAt(i) - 48) * 10 + (s.charCodeAt(i + 1) - 48)
+
+const daysInMonth = (year: number, month: number): number => {
+  if (month === 2) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+    return leap ? 29 : 28
+  }
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+}
+
+/**
+ * True when `s` is an ISO 8601 UTC timestamp with fractional seconds, exactly
+ * `YYYY-MM-DDTHH:MM:SS.fZ` with 1–9 fraction digits, upper-case `T` and `Z`, naming a real
+ * date and time of the proleptic Gregorian calendar: years 0000–9999, hours 00–23, minutes and
+ * seconds 00–59 (no leap second), and no day past the end of its month.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isTimestamp } from './validators.js'
+ * assert.strictEqual(isTimestamp('2026-11-21T10:00:00.000Z'), true)
+ * assert.strictEqual(isTimestamp('2026-02-30T10:00:00.000Z'), false) // no 30 February
+ * assert.strictEqual(isTimestamp('2026-11-21T24:00:00.000Z'), false) // no hour 24
+ * assert.strictEqual(isTimestamp('2026-11-21T10:00:00Z'), false) // fraction required
+ */
+export const isTimestamp = (s: unknown): s is string => {
+  if (typeof s !== 'string') return false
+  const n = s.length
+  // 'YYYY-MM-DDTHH:MM:SS.' is 20 units, then 1–9 digits, then 'Z'.
+  if (n < 22 || n > 30) return false
+  for (let i = 0; i < 19; i++) {
+    const c = s.charCodeAt(i)
+    const sep = i === 4 || i === 7 ? 45 : i === 10 ? 84 : i === 13 || i === 16 ? 58 : -1
+    if (sep === -1 ? !isDigitCode(c) : c !== sep) return false
+  }
+  if (s.charCodeAt(19) !== 46 || s.charCodeAt(n - 1) !== 90) return false
+  for (let i = 20; i < n - 1; i++) {
+    if (!isDigitCode(s.charCodeAt(i))) return false
+  }
+  const year = two(s, 0) * 100 + two(s, 2)
+  const month = two(s, 5)
+  const day = two(s, 8)
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    two(s, 11) <= 23 &&
+    two(s, 14) <= 59 &&
+    two(s, 17) <= 59
+  )
+}
+
+// -------------------------------------------------------------------------------------
+// money
+// -------------------------------------------------------------------------------------
+
+/**
+ * True when `n` is an amount in minor units: a safe integer ≥ 0.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isAmount } from './validators.js'
+ * assert.strictEqual(isAmount(0), true)
+ * assert.strictEqual(isAmount(1.5), false)
+ * assert.strictEqual(isAmount(2 ** 53), false)
+ */
+export const isAmount = (n: unknown): n is number =>
+  typeof n === 'number' && Number.isSafeInteger(n) && n >= 0
+
+// -------------------------------------------------------------------------------------
+// contact
+// -------------------------------------------------------------------------------------
+
+/**
+ * True when `s` is an e-mail address as SPEC §3 has it: at most 254 characters, no White_Space
+ * or control character, exactly one `@`, a local part of 1–64 characters, and a domain that
+ * holds a dot and has no empty label (no leading, trailing or doubled dot). Nothing more is
+ * checked: whether the mailbox exists is for the caller to find out.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isEmail } from 'paysplit/codecs'
+ * assert.strictEqual(isEmail('kari.nordmann@example.no'), true)
+ * assert.strictEqual(isEmail('kari@localhost'), false) // no dot in the domain
+ * assert.strictEqual(isEmail('kari@example..no'), false) // empty label
+ */
+export const isEmail = (s: string): boolean => {
+  const n = s.length
+  if (n > MAX_EMAIL_LENGTH || n < 3) return false
+  let at = -1
+  let dot = false
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i)
+    if (isSpaceOrControl(c)) return false
+    if (c === 64) {
+      if (at !== -1) return false
+      at = i
+    } else if (c === 46 && at !== -1) {
+      // a dot in the domain: neither first, last, nor next to another dot
+      if (i === at + 1 || i === n - 1 || s.charCodeAt(i - 1) === 46) return false
+      dot = true
+    }
+  }
+  return at >= 1 && at <= 64 && dot
+}
+
+/**
+ * True when `s` is an absolute `http:` or `https:` URL as SPEC §3 has it: at most 2048
+ * characters, no Unicode White_Space or control (Cc) character anywhere in the string as given,
+ * parsed by the WHATWG URL parser (the global `URL`) with a non-empty host. The string is not
+ * normalised: callers store it exactly as given.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isHttpUrl } from 'paysplit/codecs'
+ * assert.strictEqual(isHttpUrl('https://shop.example.com/paid?order=42'), true)
+ * assert.strictEqual(isHttpUrl('ftp://example.com/'), false)
+ * assert.strictEqual(isHttpUrl('https://exa mple.com/'), false)
+ * assert.strictEqual(isHttpUrl('/relative/path'), false)
+ */
+export const isHttpUrl = (s: string): boolean => {
+  if (s.length > MAX_URL_LENGTH) return false
+  const fast = plainHttpUrl(s)
+  if (fast !== undefined) return fast
+  if (hasSpaceOrControl(s)) return false
+  let url: URL
+  try {
+    url = new URL(s)
+  } catch {
+    return false
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0
+}
+
+const isAlnumCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
+
+/**
+ * Fast path of {@link isHttpUrl} for the everyday shape `http(s)://` + a host name of ASCII
+ * letters, digits, hyphens and single dots whose last label starts with a letter and no label
+ * starts with `xn--`, + an optional port ≤ 65535, then nothing or `/`, `?`, `#` and anything:
+ * the WHATWG parser accepts every such string, so the answer is whether it holds no space or
+ * control character. Anything else gives `undefined`, and the caller asks the parser.
+ */
+const plainHttpUrl = (s: string): boolean | undefined => {
+  const n = s.length
+  let i: number
+  if (s.startsWith('https://')) i = 8
+  else if (s.startsWith('http://')) i = 7
+  else return undefined
+  let labelStart = i
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i)
+    if (c === 46) {
+      if (i === labelStart) return undefined
+      if (!plainLabel(s, labelStart)) return undefined
+      labelStart = i + 1
+    } else if (c === 47 || c === 63 || c === 35 || c === 58) {
+      break
+    } else if (!(isAlnumCode(c) || c === 45)) {
+      return undefined
+    }
+  }
+  // last label: non-empty, starts with a letter (so the host is no IPv4 address)
+  if (i === labelStart || !plainLabel(s, labelStart)) return undefined
+  const first = s.charCodeAt(labelStart) | 0x20
+  if (first < 97 || first > 122) return undefined
+  if (i < n && s.charCodeAt(i) === 58) {
+    let port = 0
+    let digits = 0
+    for (i++; i < n; i++) {
+      const c = s.charCodeAt(i)
+      if (!isDigitCode(c)) break
+      port = port * 10 + (c - 48)
+      if (++digits > 5) return undefined
+    }
+    if (port > 65535) return undefined
+  }
+  if (i === n) return true
+  const c = s.charCodeAt(i)
+  if (c !== 47 && c !== 63 && c !== 35) return undefined
+  for (i++; i < n; i++) {
+    if (isSpaceOrControl(s.charCodeAt(i))) return false
+  }
+  return true
+}
+
+/** A label that does not start with `xn--` (whose punycode the parser would have to check). */
+const plainLabel = (s: string, start: number): boolean =>
+  !(
+    (s.charCodeAt(start) | 0x20) === 120 &&
+    (s.charCodeAt(start + 1) | 0x20) === 110 &&
+    s.charCodeAt(start + 2) === 45 &&
+    s.charCodeAt(start + 3) === 45
+  )
+
+/**
+ * True when `s` is an international dialling prefix: `+` and 1–4 digits.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isMobilePrefix } from './validators.js'
+ * assert.strictEqual(isMobilePrefix('+47'), true)
+ * assert.strictEqual(isMobilePrefix('47'), false)
+ */
+export const isMobilePrefix = (s: string): boolean =>
+  s.length >= 2 && s.length <= 5 && s.charCodeAt(0) === 43 && allDigits(s.slice(1))
+
+/**
+ * True when `s` is a mobile number without its prefix: 4–15 digits.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isMobileNumber } from './validators.js'
+ * assert.strictEqual(isMobileNumber('91234567'), true)
+ * assert.strictEqual(isMobileNumber('912 34 567'), false)
+ */
+export const isMobileNumber = (s: string): boolean =>
+  s.length >= 4 && s.length <= 15 && allDigits(s)
+
+// -------------------------------------------------------------------------------------
+// webhooks
+// -------------------------------------------------------------------------------------
+
+/**
+ * Reads a webhook event type (SPEC §5) in its short form (`Charged`) or the service's long form
+ * (`ChargedPayment`), case-sensitive, and returns the short form; `undefined` for anything else.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { parseWebhookEventType } from './validators.js'
+ * assert.strictEqual(parseWebhookEventType('ChargedPayment'), 'Charged')
+ * assert.strictEqual(parseWebhookEventType('PartiallyRefunded'), 'PartiallyRefunded')
+ * assert.strictEqual(parseWebhookEventType('charged'), undefined)
+ */
+export const parseWebhookEventType = (s: unknown): WebhookEventType | undefined => {
+  switch (s) {
+    case 'Initiated':
+    case 'InitiatedPayment':
+      return 'Initiated'
+    case 'Reserved':
+    case 'ReservedPayment':
+      return 'Reserved'
+    case 'Charged':
+    case 'ChargedPayment':
+      return 'Charged'
+    case 'Cancelled':
+    case 'CancelledPayment':
+      return 'Cancelled'
+    case 'Refunded':
+    case 'RefundedPayment':
+      return 'Refunded'
+    case 'PartiallyRefunded':
+    case 'PartiallyRefundedPayment':
+      return 'PartiallyRefunded'
+    case 'InvoiceAdjusted':
+    case 'InvoiceAdjustedPayment':
+      return 'InvoiceAdjusted'
+    default:
+      return undefined
+  }
+}
