@@ -63,7 +63,7 @@ export interface Decider<C, S, Ev, Err> {
  * The states paysplit produced itself: deep-frozen, so nobody changed them since. Any other
  * state is validated in full before a command runs on it.
  */
-const trusted = new WeakSet<object>([initialState])
+const trusted = new WeakSet([initialState])
 
 const deepFreeze = <A>(value: A): A => {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -92,11 +92,10 @@ const admitState = (state: unknown): E.Either<PaymentError, PaymentState> => {
 // reading a command
 // -------------------------------------------------------------------------------------
 
-const hasOwn = Object.prototype.hasOwnProperty
 
 /** The own property `key` of `o`, read once; `undefined` when absent. */
 const own = (o: object, key: string): unknown =>
-  hasOwn.call(o, key) ? (o as Record<string, unknown>)[key] : undefined
+  Object.prototype.hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined
 
 interface Envelope {
   readonly type: CommandType

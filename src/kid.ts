@@ -149,7 +149,7 @@ const create = (base: string, algorithm: KidAlgorithm): E.Either<PaymentError, s
       return E.right(base + mod11CheckDigit(base))
     default: {
       const _exhaustive: never = algorithm
-      void _exhaustive
+      _exhaustive satisfies never
       return E.left(invalid('algorithm', "The KID algorithm must be 'mod10' or 'mod11'."))
     }
   }

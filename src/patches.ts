@@ -335,7 +335,7 @@ export const applyPatch = (
           break
         default: {
           const _exhaustive: never = entry
-          void _exhaustive
+          _exhaustive satisfies never
           return E.left(
             invalid(
               `moneySplitPatch.${String(k)}.updateType`,

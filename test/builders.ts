@@ -71,7 +71,7 @@ export const run = (state: PaymentState, ...commands: ReadonlyArray<Command>): {
     events.push(...r.right[1])
   }
   if (s.status === 'NoPayment') throw new Error('no payment')
-  return { state: s as Payment, events }
+  return { state: s, events }
 }
 
 /** A payment after `commands`, starting from nothing. */

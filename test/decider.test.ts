@@ -464,7 +464,7 @@ describe('SPEC §2: the Payment after create', () => {
 describe('the decider laws on examples', () => {
   it('transition = decide + fold evolve; replay(events) = the final state', () => {
     const commands = [create(), complete(), charge()]
-    let s = initialState as Parameters<typeof decide>[0]
+    let s = initialState
     const all: Array<PaymentEvent> = []
     for (const c of commands) {
       const d = decide(s, c)

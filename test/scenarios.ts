@@ -154,7 +154,7 @@ const patchFor = (p: Payment, spec: PatchSpec): MoneySplitPatch => {
 /** The concrete command of the n-th intent against the current state. */
 export const commandFor = (state: PaymentState, spec: CreateSpec, intent: Intent, n: number): unknown => {
   const t = at(n)
-  const p = state.status === 'NoPayment' ? undefined : (state as Payment)
+  const p = state.status === 'NoPayment' ? undefined : (state)
   switch (intent.t) {
     case 'create':
       return createCommand(spec)
