@@ -81,7 +81,7 @@ const trust = (state: PaymentState): PaymentState => {
 
 /** The state to decide on: a trusted one as it is, any other validated into a fresh copy. */
 const admitState = (state: unknown): E.Either<PaymentError, PaymentState> => {
-  if (typeof state === 'object' && state !== null && trusted.has(state)) {
+  if (typeof state === 'object' && state !== null && trusted.has(state as PaymentState)) {
     return E.right(state as PaymentState)
   }
   const checked = validateState(state)
