@@ -95,7 +95,15 @@ export type Command =
 /** The `type` of every command. */
 export type CommandType = Command['type']
 
-/** Every command type, in the order of the transition table. */
+/**
+ * Every command type, in the order of the transition table.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { commandTypes } from 'paysplit'
+ * assert.strictEqual(commandTypes[0], 'CreatePayment')
+ * assert.strictEqual(commandTypes.length, 9)
+ */
 export const commandTypes: ReadonlyArray<CommandType> = [
   'CreatePayment',
   'CompletePaymentForm',

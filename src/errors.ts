@@ -77,9 +77,10 @@ export interface PaymentError {
  * Builds a {@link PaymentError} without issues.
  *
  * @example
+ * import * as assert from 'node:assert'
  * import { paymentError } from 'paysplit'
  * const e = paymentError('PaymentNotFound', 'No payment exists yet.')
- * // e.code === 'PaymentNotFound'
+ * assert.deepStrictEqual(e, { code: 'PaymentNotFound', message: 'No payment exists yet.' })
  */
 export const paymentError = (code: ErrorCode, message: string): PaymentError => ({ code, message })
 
@@ -96,12 +97,14 @@ const precedence: ReadonlyArray<IssueCode> = [
  * `issues` must not be empty.
  *
  * @example
+ * import * as assert from 'node:assert'
  * import { validationError } from 'paysplit'
  * const e = validationError([
  *   { path: 'grossAmount', code: 'GrossAmountMismatch', message: 'grossAmount 100 differs from the sum of the splits, 90.' },
  *   { path: 'currency', code: 'ValidationFailed', message: 'currency must be an active ISO 4217 code.' }
  * ])
- * // e.code === 'ValidationFailed'
+ * assert.strictEqual(e.code, 'ValidationFailed')
+ * assert.strictEqual(e.issues?.length, 2)
  */
 export const validationError = (issues: ReadonlyArray<Issue>): PaymentError => {
   let code: IssueCode = 'ValidationFailed'
@@ -121,9 +124,11 @@ export const validationError = (issues: ReadonlyArray<Issue>): PaymentError => {
  * Shorthand for a `ValidationFailed` error with one issue at `path`.
  *
  * @example
+ * import * as assert from 'node:assert'
  * import { invalid } from 'paysplit'
  * const e = invalid('at', 'at must be an ISO 8601 UTC timestamp with fractional seconds.')
- * // e.code === 'ValidationFailed' && e.issues?.[0]?.path === 'at'
+ * assert.strictEqual(e.code, 'ValidationFailed')
+ * assert.strictEqual(e.issues?.[0]?.path, 'at')
  */
 export const invalid = (path: string, message: string): PaymentError =>
   validationError([{ path, code: 'ValidationFailed', message }])

@@ -50,7 +50,7 @@ const isBase = (s: string): boolean => {
  * @internal
  * @example
  * import * as assert from 'node:assert'
- * import { mod10CheckDigit } from 'paysplit'
+ * import { mod10CheckDigit } from './kid.js'
  * // 7·2=14→5, 6·1=6, 5·2=10→1, 4·1=4, 3·2=6, 2·1=2, 1·2=2: sum 26, check (10 − 6) mod 10 = 4
  * assert.strictEqual(mod10CheckDigit('1234567'), '4')
  */
@@ -73,7 +73,7 @@ export const mod10CheckDigit = (base: string): string => {
  * @internal
  * @example
  * import * as assert from 'node:assert'
- * import { mod11CheckDigit } from 'paysplit'
+ * import { mod11CheckDigit } from './kid.js'
  * // 7·2 + 6·3 + 5·4 + 4·5 + 3·6 + 2·7 + 1·2 = 106; 106 mod 11 = 7; 11 − 7 = 4
  * assert.strictEqual(mod11CheckDigit('1234567'), '4')
  * assert.strictEqual(mod11CheckDigit('0'), '0') // sum 0: 11 − 0 = 11 gives 0

@@ -39,7 +39,7 @@ export interface MoneySplit {
 }
 
 /**
- * What a split held when the payment became `Charged`: the base of {@link settlement}.
+ * What a split held when the payment became `Charged`: the base of `settlement`.
  * Empty before the payment is charged.
  */
 export interface Allocation {
@@ -117,8 +117,10 @@ export type PaymentState = NoPayment | Payment
  * The state before anything happened: no payment yet. `replay([])` is this value.
  *
  * @example
- * import { initialState } from 'paysplit'
- * // initialState.status === 'NoPayment'
+ * import * as assert from 'node:assert'
+ * import { initialState, replay } from 'paysplit'
+ * assert.strictEqual(initialState.status, 'NoPayment')
+ * assert.strictEqual(replay([]), initialState)
  */
 export const initialState: PaymentState = Object.freeze({ status: 'NoPayment' as const })
 
@@ -130,8 +132,9 @@ export const initialState: PaymentState = Object.freeze({ status: 'NoPayment' as
  * True when the state holds a payment.
  *
  * @example
+ * import * as assert from 'node:assert'
  * import { initialState, isPayment } from 'paysplit'
- * // isPayment(initialState) === false
+ * assert.strictEqual(isPayment(initialState), false)
  */
 export const isPayment = (state: PaymentState): state is Payment => state.status !== 'NoPayment'
 
@@ -139,8 +142,10 @@ export const isPayment = (state: PaymentState): state is Payment => state.status
  * True for the terminal statuses, `Cancelled` and `Refunded`: every command there is rejected.
  *
  * @example
+ * import * as assert from 'node:assert'
  * import { isTerminal } from 'paysplit'
- * // isTerminal('Refunded') === true
+ * assert.strictEqual(isTerminal('Refunded'), true)
+ * assert.strictEqual(isTerminal('Charged'), false)
  */
 export const isTerminal = (status: PaymentStatus): boolean =>
   status === 'Cancelled' || status === 'Refunded'

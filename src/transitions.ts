@@ -65,9 +65,12 @@ const formGuards: ReadonlyArray<Guard> = [
  * The guards of every command on an existing payment, in the order they are checked (SPEC §2).
  *
  * @example
+ * import * as assert from 'node:assert'
  * import { guards } from 'paysplit'
- * // guards.CancelPayment.map((g) => g.code)
- * //   → ['InvoiceCannotBeCancelled', 'CancelNotAllowedInStatus']
+ * assert.deepStrictEqual(
+ *   guards.CancelPayment.map((g) => g.code),
+ *   ['InvoiceCannotBeCancelled', 'CancelNotAllowedInStatus']
+ * )
  */
 export const guards: Readonly<Record<PaymentCommandType, ReadonlyArray<Guard>>> = {
   CompletePaymentForm: formGuards,
@@ -110,8 +113,13 @@ export const guards: Readonly<Record<PaymentCommandType, ReadonlyArray<Guard>>> 
  * fails, or `undefined` when the command is allowed (its own fields are checked after this).
  *
  * @example
- * import { checkGuards } from 'paysplit'
- * // checkGuards(aChargedCardPayment, 'CancelPayment')?.code === 'CancelNotAllowedInStatus'
+ * import * as assert from 'node:assert'
+ * import { checkGuards, guards } from 'paysplit'
+ * // any payment-like value with the fields the guards read
+ * const charged = { kind: 'card', status: 'Charged', chargeImmediately: true, grossAmount: 100, paymentReferenceID: 'p-1' }
+ * assert.strictEqual(checkGuards(charged as never, 'CancelPayment')?.code, 'CancelNotAllowedInStatus')
+ * assert.strictEqual(checkGuards(charged as never, 'RefundPayment'), undefined)
+ * assert.strictEqual(guards.RefundPayment.length, 2)
  */
 export const checkGuards = (payment: Payment, type: PaymentCommandType): PaymentError | undefined => {
   for (const g of guards[type]) {
@@ -129,8 +137,12 @@ export const checkGuards = (payment: Payment, type: PaymentCommandType): Payment
  * `docs/state-machine.md` draws exactly these edges; a test keeps the two in sync.
  *
  * @example
+ * import * as assert from 'node:assert'
  * import { edges } from 'paysplit'
- * // edges.filter((e) => e.from === 'Charged').map((e) => e.to) → ['Refunded', 'Charged', 'Refunded']
+ * assert.deepStrictEqual(
+ *   edges.filter((e) => e.from === 'Charged').map((e) => e.to),
+ *   ['Refunded', 'Charged', 'Refunded']
+ * )
  */
 export const edges: ReadonlyArray<Edge> = [
   { from: 'NoPayment', to: 'Initiated', command: 'CreatePayment', kind: 'any' },
