@@ -41,6 +41,9 @@ const play = (spec: CreateSpec, intents: ReadonlyArray<Intent>): { steps: Readon
   return { steps, final: s, events }
 }
 
+/** Half the global run count (the two slowest properties), so `test:long` scales them too. */
+const half = (): number => Math.max(1, Math.round((fc.readConfigureGlobal().numRuns ?? 100) / 2))
+
 const isSafeNat = (n: number): boolean => Number.isSafeInteger(n) && n >= 0
 
 /** Every money invariant of SPEC §2 on one state. */
@@ -172,7 +175,7 @@ describe('decider laws (properties)', () => {
           expect(transition(loaded, step.command as Command)).toEqual(step.result)
         }
       }),
-      { numRuns: 50 }
+      { numRuns: half() }
     )
   })
 
@@ -206,7 +209,7 @@ describe('decider laws (properties)', () => {
           expect(JSON.stringify([loaded, command])).toBe(snapshot)
         }
       }),
-      { numRuns: 50 }
+      { numRuns: half() }
     )
   })
 
