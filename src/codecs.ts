@@ -43,6 +43,7 @@ import type {
   PatchEntry,
   PaymentGateway,
   PaymentIntentRequest as PaymentIntentRequestType,
+  UpdateType,
   WebhookEventType,
   WebhookSubscription as WebhookSubscriptionType
 } from './requests.js'
@@ -552,11 +553,10 @@ const checkSubscription = (
 }
 
 const checkSubscriptions = (issues: Issues, v: unknown): WebhookSubscriptionType[] => {
-  const subscriptions: WebhookSubscriptionType[] = []
-  if (v === undefined) return subscriptions
+  if (v === undefined) return []
   if (!Array.isArray(v)) {
     fail(issues, 'webhookSubscriptions', 'webhookSubscriptions must be an array.')
-    return subscriptions
+    return []
   }
   const list: ReadonlyArray<unknown> = v
   const n = list.length
@@ -568,6 +568,8 @@ const checkSubscriptions = (issues: Issues, v: unknown): WebhookSubscriptionType
     )
   }
   const m = n < MAX_SUBSCRIPTIONS ? n : MAX_SUBSCRIPTIONS
+  // of its final size (it is kept in the payment); used only when every entry is valid
+  const subscriptions = new Array<WebhookSubscriptionType>(m)
   for (let i = 0; i < m; i++) {
     if (!hasOwn(list, i)) {
       const p = `webhookSubscriptions.${String(i)}`
@@ -575,7 +577,7 @@ const checkSubscriptions = (issues: Issues, v: unknown): WebhookSubscriptionType
       break
     }
     const s = checkSubscription(issues, list[i], 'webhookSubscriptions', i)
-    if (s !== undefined) subscriptions.push(s)
+    if (s !== undefined) subscriptions[i] = s
   }
   return subscriptions
 }
@@ -855,16 +857,28 @@ export const validatePaymentIntentRequest = (
 
 const UPDATE_TYPES = "'UpdateAmount', 'DoDeleteSplitEntry' or 'DoNothing'"
 
+/**
+ * Where the entries of a money-split patch go as they pass their checks, in order: `value` is the
+ * `newAmount` of an `UpdateAmount` entry, the `doDelete` of a `DoDeleteSplitEntry`, `undefined`
+ * for `DoNothing`. {@link validateMoneySplitPatch} builds fresh entry objects; the decider keeps
+ * the entries in columns of numbers instead (a patch may name 100 000 splits).
+ *
+ * @internal
+ */
+export type PatchEntrySink = (splitID: number, updateType: UpdateType, value: number | boolean | undefined) => void
+
+/** Checks one patch entry; when it is valid, hands it to `put`. */
 const checkPatchEntry = (
   issues: Issues,
   u: unknown,
   base: string,
-  index: number
-): PatchEntry | undefined => {
+  index: number,
+  put: PatchEntrySink
+): void => {
   if (!isRecord(u)) {
     const p = objectPath(base, index)
     fail(issues, p, `${p === '' ? 'A patch entry' : p} must be an object.`)
-    return undefined
+    return
   }
   const rawSplitID = hasOwn(u, 'splitID') ? u.splitID : undefined
   let splitID: number | undefined
@@ -889,9 +903,8 @@ const checkPatchEntry = (
         'newAmount',
         0
       )
-      return splitID === undefined || newAmount === undefined
-        ? undefined
-        : { splitID, updateType, newAmount }
+      if (splitID !== undefined && newAmount !== undefined) put(splitID, updateType, newAmount)
+      return
     }
     case 'DoDeleteSplitEntry': {
       const doDelete = checkBoolean(
@@ -902,12 +915,12 @@ const checkPatchEntry = (
         'doDelete',
         true
       )
-      return splitID === undefined || doDelete === undefined
-        ? undefined
-        : { splitID, updateType, doDelete }
+      if (splitID !== undefined && doDelete !== undefined) put(splitID, updateType, doDelete)
+      return
     }
     case 'DoNothing':
-      return splitID === undefined ? undefined : { splitID, updateType }
+      if (splitID !== undefined) put(splitID, updateType, undefined)
+      return
     default: {
       const p = fieldPath(base, index, 'updateType')
       fail(
@@ -915,9 +928,67 @@ const checkPatchEntry = (
         p,
         updateType === undefined ? `${p} is required.` : `${p} must be ${UPDATE_TYPES}.`
       )
-      return undefined
     }
   }
+}
+
+/**
+ * Checks the SHAPE of a money-split patch, as {@link validateMoneySplitPatch} does, handing each
+ * valid entry to the sink `start` returns (called once, with the length of the entry array, when
+ * there is one). `newGrossAmount` is present exactly when `issues` is empty; the sink's entries
+ * are then the whole patch, in order.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { walkMoneySplitPatch } from 'paysplit/codecs'
+ * const seen: Array<unknown> = []
+ * const r = walkMoneySplitPatch(
+ *   { moneySplitPatch: [{ splitID: 1, updateType: 'UpdateAmount', newAmount: 500 }, { splitID: 2, updateType: 'DoNothing' }], newGrossAmount: 800 },
+ *   () => (splitID, updateType, value) => seen.push([splitID, updateType, value])
+ * )
+ * assert.strictEqual(r.newGrossAmount, 800)
+ * assert.deepStrictEqual(seen, [[1, 'UpdateAmount', 500], [2, 'DoNothing', undefined]])
+ */
+export const walkMoneySplitPatch = (
+  input: unknown,
+  start: (length: number) => PatchEntrySink
+): { readonly issues: ReadonlyArray<Issue>; readonly newGrossAmount?: number } => {
+  if (!isRecord(input)) {
+    return {
+      issues: [
+        { path: '', code: 'ValidationFailed', message: 'The money-split patch must be an object.' }
+      ]
+    }
+  }
+  const issues: Issues = []
+  const raw = hasOwn(input, 'moneySplitPatch') ? input.moneySplitPatch : undefined
+  if (raw === undefined) {
+    fail(issues, 'moneySplitPatch', 'moneySplitPatch is required.')
+  } else if (!Array.isArray(raw)) {
+    fail(issues, 'moneySplitPatch', 'moneySplitPatch must be an array of patch entries.')
+  } else {
+    const list: ReadonlyArray<unknown> = raw
+    const n = list.length
+    const put = start(n)
+    for (let i = 0; i < n; i++) {
+      if (!hasOwn(list, i)) {
+        const p = `moneySplitPatch.${String(i)}`
+        fail(issues, p, `${p} is missing (the array has a hole).`)
+        break
+      }
+      checkPatchEntry(issues, list[i], 'moneySplitPatch', i, put)
+    }
+  }
+  const newGrossAmount = checkAmount(
+    issues,
+    hasOwn(input, 'newGrossAmount') ? input.newGrossAmount : undefined,
+    '',
+    -1,
+    'newGrossAmount',
+    0
+  )
+  return issues.length > 0 ? { issues } : { issues, newGrossAmount: newGrossAmount }
 }
 
 /**
@@ -937,43 +1008,18 @@ const checkPatchEntry = (
  * assert.deepStrictEqual(r.issues.map((i) => i.path), ['moneySplitPatch.0.newAmount'])
  */
 export const validateMoneySplitPatch = (input: unknown): Validated<MoneySplitPatchType> => {
-  if (!isRecord(input)) {
-    return {
-      issues: [
-        { path: '', code: 'ValidationFailed', message: 'The money-split patch must be an object.' }
-      ]
-    }
-  }
-  const issues: Issues = []
   const entries: PatchEntry[] = []
-  const raw = hasOwn(input, 'moneySplitPatch') ? input.moneySplitPatch : undefined
-  if (raw === undefined) {
-    fail(issues, 'moneySplitPatch', 'moneySplitPatch is required.')
-  } else if (!Array.isArray(raw)) {
-    fail(issues, 'moneySplitPatch', 'moneySplitPatch must be an array of patch entries.')
-  } else {
-    const list: ReadonlyArray<unknown> = raw
-    const n = list.length
-    for (let i = 0; i < n; i++) {
-      if (!hasOwn(list, i)) {
-        const p = `moneySplitPatch.${String(i)}`
-        fail(issues, p, `${p} is missing (the array has a hole).`)
-        break
-      }
-      const entry = checkPatchEntry(issues, list[i], 'moneySplitPatch', i)
-      if (entry !== undefined) entries.push(entry)
-    }
-  }
-  const newGrossAmount = checkAmount(
-    issues,
-    hasOwn(input, 'newGrossAmount') ? input.newGrossAmount : undefined,
-    '',
-    -1,
-    'newGrossAmount',
-    0
-  )
-  if (issues.length > 0) return { issues }
-  return { issues, value: { moneySplitPatch: entries, newGrossAmount: newGrossAmount as number } }
+  const { issues, newGrossAmount } = walkMoneySplitPatch(input, () => (splitID, updateType, value) => {
+    entries.push(
+      updateType === 'UpdateAmount'
+        ? { splitID, updateType, newAmount: value as number }
+        : updateType === 'DoDeleteSplitEntry'
+          ? { splitID, updateType, doDelete: value as boolean }
+          : { splitID, updateType }
+    )
+  })
+  if (newGrossAmount === undefined) return { issues }
+  return { issues, value: { moneySplitPatch: entries, newGrossAmount } }
 }
 
 // -------------------------------------------------------------------------------------

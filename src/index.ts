@@ -76,12 +76,13 @@ export {
   toAdjustedSplits,
   toRefundedSplits
 } from './patches.js'
-export type { PatchOutcome } from './patches.js'
+export type { PatchOutcome, ProportionalOptions, SplitAmount, SplitChange } from './patches.js'
 export { settlement } from './settlement.js'
 export type { Settlement, SettlementRow } from './settlement.js'
 
 // invoices
 export { kid } from './kid.js'
+export type { KidAlgorithm } from './kid.js'
 
 // wire body types (the codecs themselves are in `paysplit/codecs`)
 export type {

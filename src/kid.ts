@@ -9,7 +9,7 @@
  *
  * @module kid
  */
-import * as E from 'fp-ts/lib/Either.js'
+import * as E from './either.js'
 import { invalid, type PaymentError } from './errors.js'
 
 // -------------------------------------------------------------------------------------

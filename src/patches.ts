@@ -10,10 +10,11 @@
  *
  * @module patches
  */
-import * as E from 'fp-ts/lib/Either.js'
+import * as E from './either.js'
 import { invalid, paymentError, validationError, type Issue, type PaymentError } from './errors.js'
 import type { AdjustedSplit, RefundedSplit } from './events.js'
 import type { MoneySplit, Payment } from './payment.js'
+import { walkMoneySplitPatch, type PatchEntrySink } from './codecs.js'
 import type { MoneySplitPatch, PatchEntry } from './requests.js'
 
 // -------------------------------------------------------------------------------------
@@ -55,6 +56,118 @@ export interface ProportionalOptions {
 export interface SplitAmount {
   readonly splitID: number
   readonly amount: number
+}
+
+// -------------------------------------------------------------------------------------
+// internal: a patch in columns
+// -------------------------------------------------------------------------------------
+
+/** A {@link PatchColumns} kind: `UpdateAmount`. */
+const UPDATE_AMOUNT = 0
+/** A {@link PatchColumns} kind: `DoDeleteSplitEntry` with `doDelete: true`. */
+const DELETE_SPLIT = 1
+/** A {@link PatchColumns} kind: `DoDeleteSplitEntry` with `doDelete: false`. */
+const KEEP_SPLIT = 2
+/** A {@link PatchColumns} kind: `DoNothing`. */
+const DO_NOTHING = 3
+/** A {@link PatchColumns} kind: an `updateType` that is none of the above (unchecked input). */
+const UNKNOWN_UPDATE = 4
+
+/**
+ * A money-split patch as parallel columns of numbers, entry `k` at index `k` of each: what the
+ * decider works on, so that a patch of 100 000 entries costs three typed arrays, not 100 000
+ * objects for the garbage collector to move.
+ *
+ * @internal
+ */
+export interface PatchColumns {
+  readonly splitIDs: ArrayLike<number>
+  /** `UPDATE_AMOUNT`, `DELETE_SPLIT`, `KEEP_SPLIT`, `DO_NOTHING` or `UNKNOWN_UPDATE`. */
+  readonly kinds: ArrayLike<number>
+  /** The `newAmount` of an `UpdateAmount` entry; 0 for the others. */
+  readonly newAmounts: ArrayLike<number>
+  readonly newGrossAmount: number
+}
+
+/** Columns start with room for this many entries at most, and double when full. */
+const PRESIZED = 1 << 16
+
+/** Below this many entries the columns are plain arrays: a typed array costs more to create. */
+const SMALL = 256
+
+/**
+ * Reads a money-split patch from untrusted input into columns: the shape checks and issues of
+ * `decodeMoneySplitPatch` (the same walk), without an object per entry. Large patches get typed
+ * arrays (memory the garbage collector neither moves nor scans), sized for the entry array, or
+ * for {@link PRESIZED} entries when it claims more (an array with a huge length may well have
+ * holes, and the walk stops at the first) and doubled as they fill; small ones plain arrays.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { readPatchColumns } from './patches.js'
+ * const r = readPatchColumns({
+ *   moneySplitPatch: [
+ *     { splitID: 1, updateType: 'UpdateAmount', newAmount: 500 },
+ *     { splitID: 2, updateType: 'DoNothing' }
+ *   ],
+ *   newGrossAmount: 800
+ * })
+ * assert.deepStrictEqual(r.patch && Array.from(r.patch.splitIDs), [1, 2])
+ * assert.deepStrictEqual(r.patch && Array.from(r.patch.newAmounts), [500, 0])
+ * const bad = readPatchColumns({ moneySplitPatch: [{ splitID: 0, updateType: 'DoNothing' }], newGrossAmount: 0 })
+ * assert.deepStrictEqual(bad.issues.map((i) => i.path), ['moneySplitPatch.0.splitID'])
+ */
+export const readPatchColumns = (
+  input: unknown
+): { readonly issues: ReadonlyArray<Issue>; readonly patch?: PatchColumns } => {
+  type Column = Float64Array | Uint8Array | number[]
+  let splitIDs: Column = []
+  let kinds: Column = []
+  let newAmounts: Column = []
+  let capacity = Infinity
+  let count = 0
+  const put: PatchEntrySink = (splitID, updateType, value) => {
+    if (count === capacity) {
+      capacity = 2 * count + 16
+      const ids = new Float64Array(capacity)
+      const ks = new Uint8Array(capacity)
+      const amounts = new Float64Array(capacity)
+      ids.set(splitIDs)
+      ks.set(kinds)
+      amounts.set(newAmounts)
+      splitIDs = ids
+      kinds = ks
+      newAmounts = amounts
+    }
+    splitIDs[count] = splitID
+    kinds[count] =
+      updateType === 'UpdateAmount'
+        ? UPDATE_AMOUNT
+        : updateType === 'DoNothing'
+          ? DO_NOTHING
+          : value === true
+            ? DELETE_SPLIT
+            : KEEP_SPLIT
+    newAmounts[count] = updateType === 'UpdateAmount' ? (value as number) : 0
+    count++
+  }
+  const { issues, newGrossAmount } = walkMoneySplitPatch(input, (length) => {
+    if (length > SMALL) {
+      capacity = length <= PRESIZED ? length : PRESIZED
+      splitIDs = new Float64Array(capacity)
+      kinds = new Uint8Array(capacity)
+      newAmounts = new Float64Array(capacity)
+    }
+    return put
+  })
+  if (newGrossAmount === undefined) return { issues }
+  const exact = (c: Column): ArrayLike<number> =>
+    c.length === count ? c : Array.isArray(c) ? c.slice(0, count) : c.subarray(0, count)
+  return {
+    issues,
+    patch: { splitIDs: exact(splitIDs), kinds: exact(kinds), newAmounts: exact(newAmounts), newGrossAmount }
+  }
 }
 
 // -------------------------------------------------------------------------------------
@@ -201,8 +314,10 @@ const nothingToChange = (): PaymentError =>
  * A fresh copy of `split` holding `amount`, with the fields of {@link MoneySplit} in their order
  * (optional strings only when the split has them). Written out rather than spread: V8 copies a
  * spread several times slower, which shows on payments with many splits.
+ *
+ * @internal
  */
-const withAmount = (s: MoneySplit, amount: number): MoneySplit =>
+export const withAmount = (s: MoneySplit, amount: number): MoneySplit =>
   s.description === undefined
     ? s.externalID === undefined
       ? {
@@ -302,103 +417,227 @@ export const applyPatch = (
   patch: MoneySplitPatch
 ): E.Either<PaymentError, PatchOutcome> =>
   guarded('moneySplitPatch', () => {
-    const index = indexSplits(payment.moneySplits)
-    const splits = index.splits
-    const n = splits.length
     const entries = patch.moneySplitPatch
-    const t = tally(index, entries.length, (k) => (entries[k] as PatchEntry).splitID)
-    if (t.unknown !== undefined || t.repeated || entries.length !== n) {
-      return E.left(mismatchError(index, t, true))
-    }
-
-    // first pass: every split's amount after the patch (-1 when deleted), checking as we go
-    const after = new Float64Array(n)
-    let sumAfter = 0
-    let removedAmount = 0
-    let kept = 0
-    let changed = 0
-    for (let i = 0; i < n; i++) {
-      const split = splits[i] as MoneySplit
-      const k = t.first[i] as number
+    const m = entries.length
+    const splitIDs = new Array<number>(m)
+    const kinds = new Array<number>(m)
+    const newAmounts = new Array<number>(m)
+    for (let k = 0; k < m; k++) {
       const entry = entries[k] as PatchEntry
-      let amount: number
+      splitIDs[k] = entry.splitID
       switch (entry.updateType) {
         case 'UpdateAmount':
-          amount = entry.newAmount
-          if (amount > split.amount) return E.left(increaseError(split, amount))
+          kinds[k] = UPDATE_AMOUNT
+          newAmounts[k] = entry.newAmount
           break
         case 'DoDeleteSplitEntry':
-          amount = entry.doDelete ? -1 : split.amount
+          kinds[k] = entry.doDelete ? DELETE_SPLIT : KEEP_SPLIT
+          newAmounts[k] = 0
           break
         case 'DoNothing':
-          amount = split.amount
+          kinds[k] = DO_NOTHING
+          newAmounts[k] = 0
           break
-        default: {
-          const _exhaustive: never = entry
-          _exhaustive satisfies never
-          return E.left(
-            invalid(
-              `moneySplitPatch.${String(k)}.updateType`,
-              'updateType must be UpdateAmount, DoDeleteSplitEntry or DoNothing.'
-            )
-          )
-        }
-      }
-      after[i] = amount
-      if (amount < 0) {
-        removedAmount += split.amount
-        changed += 1
-      } else {
-        sumAfter += amount
-        kept += 1
-        if (amount !== split.amount) {
-          removedAmount += split.amount - amount
-          changed += 1
-        }
+        default:
+          kinds[k] = UNKNOWN_UPDATE
+          newAmounts[k] = 0
       }
     }
-
-    if (patch.newGrossAmount !== sumAfter) {
-      const issue: Issue = {
-        path: 'newGrossAmount',
-        code: 'GrossAmountMismatch',
-        message:
-          `newGrossAmount ${String(patch.newGrossAmount)} differs from the sum of the splits ` +
-          `after the patch, ${String(sumAfter)}.`
-      }
-      return E.left(validationError([issue]))
-    }
-    if (changed === 0) return E.left(nothingToChange())
-
-    // second pass: the outcome, in arrays of their final size (no regrowth for large payments)
-    const splitList = new Array<MoneySplit>(kept)
-    const changes = new Array<SplitChange>(changed)
-    let s = 0
-    let c = 0
-    for (let i = 0; i < n; i++) {
-      const split = splits[i] as MoneySplit
-      const amount = after[i] as number
-      if (amount < 0) {
-        changes[c++] = { split, removedAmount: split.amount, deleted: true }
-      } else if (amount === split.amount) {
-        splitList[s++] = split
-      } else {
-        splitList[s++] = withAmount(split, amount)
-        changes[c++] = { split, removedAmount: split.amount - amount, deleted: false }
-      }
-    }
-    return E.right({ newGrossAmount: sumAfter, splitList, changes, removedAmount })
+    return applyColumns(payment, { splitIDs, kinds, newAmounts, newGrossAmount: patch.newGrossAmount })
   })
 
-const describedSplit = (split: MoneySplit): {
-  readonly description?: string
-  readonly externalID?: string
-} => {
-  const out: { description?: string; externalID?: string } = {}
-  if (split.description !== undefined) out.description = split.description
-  if (split.externalID !== undefined) out.externalID = split.externalID
-  return out
+/**
+ * {@link applyPatch} on a patch in columns (what `readMoneySplitPatch` gives the decider): the
+ * same rules in the same order, the same outcome. When the patch lists the splits in their own
+ * order (it usually does: a patch is written from the payment's splits), its entries are matched
+ * to the splits by position, without indexing the splits by splitID at all.
+ *
+ * With `freeze` (the decider's case: the payment's splits are frozen, it is a trusted state) the
+ * new split objects and `splitList` come out frozen, so that freezing the event after does not
+ * walk the (possibly 100 000) splits it shares with the payment.
+ *
+ * @internal
+ */
+export const applyColumns = (
+  payment: Pick<Payment, 'moneySplits'>,
+  patch: PatchColumns,
+  freeze = false
+): E.Either<PaymentError, PatchOutcome> =>
+  guarded('moneySplitPatch', () => {
+    const splits = payment.moneySplits
+    if (patch.splitIDs.length === splits.length) {
+      const outcome = applyMatched(splits, undefined, patch, freeze)
+      if (outcome !== OUT_OF_ORDER) return outcome
+    }
+    const index = indexSplits(splits)
+    const t = tally(index, patch.splitIDs.length, (k) => patch.splitIDs[k] as number)
+    if (t.unknown !== undefined || t.repeated || patch.splitIDs.length !== index.splits.length) {
+      return E.left(mismatchError(index, t, true))
+    }
+    return applyMatched(index.splits, t.first, patch, freeze) as E.Either<PaymentError, PatchOutcome>
+  })
+
+/** {@link applyMatched} found that the patch does not list the splits in their order. */
+const OUT_OF_ORDER = Symbol('out of order')
+
+/** True when entries `from`.. name splits `from`.. in order, the splits still ascending. */
+const restInOrder = (
+  splits: ReadonlyArray<MoneySplit>,
+  splitIDs: ArrayLike<number>,
+  from: number,
+  previous: number
+): boolean => {
+  for (let i = from; i < splits.length; i++) {
+    const id = (splits[i] as MoneySplit).splitID
+    if (typeof id !== 'number' || !(id > previous) || splitIDs[i] !== id) return false
+    previous = id
+  }
+  return true
 }
+
+/**
+ * The rules of {@link applyPatch} after the splitID check, and the outcome, in one pass over the
+ * splits (a payment may hold 100 000). `first[i]` is the entry that names split `i`; without
+ * `first`, entry `i` is taken to name split `i`, which is checked on the way (the splits must
+ * ascend and the entry's splitID be the split's): when it does not hold, the answer is
+ * {@link OUT_OF_ORDER} and the caller matches the entries by splitID instead, so that a
+ * `PatchSplitMismatch` still comes before every other rule.
+ */
+const applyMatched = (
+  splits: ReadonlyArray<MoneySplit>,
+  first: Int32Array | undefined,
+  patch: PatchColumns,
+  freeze: boolean
+): E.Either<PaymentError, PatchOutcome> | typeof OUT_OF_ORDER => {
+  const { splitIDs, kinds, newAmounts } = patch
+  const n = splits.length
+  const splitList = new Array<MoneySplit>(n)
+  const changes: SplitChange[] = []
+  let sumAfter = 0
+  let removedAmount = 0
+  let s = 0
+  let previous = 0
+  for (let i = 0; i < n; i++) {
+    const split = splits[i] as MoneySplit
+    let k = i
+    if (first === undefined) {
+      const id = split.splitID
+      if (typeof id !== 'number' || !(id > previous) || splitIDs[i] !== id) return OUT_OF_ORDER
+      previous = id
+    } else {
+      k = first[i] as number
+    }
+    let amount: number
+    switch (kinds[k]) {
+      case UPDATE_AMOUNT:
+        amount = newAmounts[k] as number
+        if (amount > split.amount) {
+          if (first === undefined && !restInOrder(splits, splitIDs, i + 1, previous)) return OUT_OF_ORDER
+          return E.left(increaseError(split, amount))
+        }
+        break
+      case DELETE_SPLIT:
+        amount = -1
+        break
+      case KEEP_SPLIT:
+      case DO_NOTHING:
+        amount = split.amount
+        break
+      default:
+        if (first === undefined && !restInOrder(splits, splitIDs, i + 1, previous)) return OUT_OF_ORDER
+        return E.left(
+          invalid(
+            `moneySplitPatch.${String(k)}.updateType`,
+            'updateType must be UpdateAmount, DoDeleteSplitEntry or DoNothing.'
+          )
+        )
+    }
+    if (amount < 0) {
+      removedAmount += split.amount
+      changes.push({ split, removedAmount: split.amount, deleted: true })
+    } else {
+      sumAfter += amount
+      if (amount === split.amount) {
+        splitList[s++] = split
+      } else {
+        removedAmount += split.amount - amount
+        const lowered = withAmount(split, amount)
+        splitList[s++] = freeze ? Object.freeze(lowered) : lowered
+        changes.push({ split, removedAmount: split.amount - amount, deleted: false })
+      }
+    }
+  }
+
+  if (patch.newGrossAmount !== sumAfter) {
+    const issue: Issue = {
+      path: 'newGrossAmount',
+      code: 'GrossAmountMismatch',
+      message:
+        `newGrossAmount ${String(patch.newGrossAmount)} differs from the sum of the splits ` +
+        `after the patch, ${String(sumAfter)}.`
+    }
+    return E.left(validationError([issue]))
+  }
+  if (changes.length === 0) return E.left(nothingToChange())
+  if (s < n) splitList.length = s
+  if (freeze) Object.freeze(splitList)
+  return E.right({ newGrossAmount: sumAfter, splitList, changes, removedAmount })
+}
+
+/**
+ * `{ [amountKey]: amount, connectedAccountID, description?, externalID?, isFee }` for a split: the
+ * entry of `refundedSplit` / `adjustedSplit`, fields in that order, the optional strings only
+ * when the split has them. Object literals, not spreads (a refund may list 100 000 splits).
+ */
+const returnedSplit = (split: MoneySplit, amount: number): RefundedSplit =>
+  split.description === undefined
+    ? split.externalID === undefined
+      ? { refundAmount: amount, connectedAccountID: split.connectedAccountID, isFee: split.isFee }
+      : {
+          refundAmount: amount,
+          connectedAccountID: split.connectedAccountID,
+          externalID: split.externalID,
+          isFee: split.isFee
+        }
+    : split.externalID === undefined
+      ? {
+          refundAmount: amount,
+          connectedAccountID: split.connectedAccountID,
+          description: split.description,
+          isFee: split.isFee
+        }
+      : {
+          refundAmount: amount,
+          connectedAccountID: split.connectedAccountID,
+          description: split.description,
+          externalID: split.externalID,
+          isFee: split.isFee
+        }
+
+const adjustedSplitOf = (split: MoneySplit, amount: number): AdjustedSplit =>
+  split.description === undefined
+    ? split.externalID === undefined
+      ? { adjustedAmount: amount, connectedAccountID: split.connectedAccountID, isFee: split.isFee }
+      : {
+          adjustedAmount: amount,
+          connectedAccountID: split.connectedAccountID,
+          externalID: split.externalID,
+          isFee: split.isFee
+        }
+    : split.externalID === undefined
+      ? {
+          adjustedAmount: amount,
+          connectedAccountID: split.connectedAccountID,
+          description: split.description,
+          isFee: split.isFee
+        }
+      : {
+          adjustedAmount: amount,
+          connectedAccountID: split.connectedAccountID,
+          description: split.description,
+          externalID: split.externalID,
+          isFee: split.isFee
+        }
 
 /**
  * The `refundedSplit` entries of a partial refund (seed §2.6): one per lowered or deleted split,
@@ -426,12 +665,7 @@ const describedSplit = (split: MoneySplit): {
  * }])
  */
 export const toRefundedSplits = (outcome: PatchOutcome): ReadonlyArray<RefundedSplit> =>
-  outcome.changes.map(({ split, removedAmount }) => ({
-    refundAmount: removedAmount,
-    connectedAccountID: split.connectedAccountID,
-    ...describedSplit(split),
-    isFee: split.isFee
-  }))
+  outcome.changes.map((c) => returnedSplit(c.split, c.removedAmount))
 
 /**
  * The `adjustedSplit` entries of an invoice adjustment: as {@link toRefundedSplits}, with
@@ -457,12 +691,7 @@ export const toRefundedSplits = (outcome: PatchOutcome): ReadonlyArray<RefundedS
  * }])
  */
 export const toAdjustedSplits = (outcome: PatchOutcome): ReadonlyArray<AdjustedSplit> =>
-  outcome.changes.map(({ split, removedAmount }) => ({
-    adjustedAmount: removedAmount,
-    connectedAccountID: split.connectedAccountID,
-    ...describedSplit(split),
-    isFee: split.isFee
-  }))
+  outcome.changes.map((c) => adjustedSplitOf(c.split, c.removedAmount))
 
 // -------------------------------------------------------------------------------------
 // builders

@@ -7,7 +7,7 @@
  *
  * @module responses
  */
-import * as O from 'fp-ts/lib/Option.js'
+import * as O from './option.js'
 import type { ErrorCode, Issue } from './errors.js'
 import type { AdjustedSplit, PaymentEvent, RefundedSplit } from './events.js'
 import type { MoneySplit, Payment, PaymentStatus } from './payment.js'
@@ -29,7 +29,7 @@ export type HttpErrorCode = 'RouteNotFound' | 'MethodNotAllowed' | 'PayloadTooLa
 /** Every code a response can carry: the payment rules' and HTTP's own. */
 export type WireErrorCode = ErrorCode | HttpErrorCode
 
-/** A failure on the wire: a {@link PaymentError}, or one of HTTP's own ({@link HttpErrorCode}). */
+/** A failure on the wire: a `PaymentError` (from `paysplit`), or one of HTTP's own ({@link HttpErrorCode}). */
 export interface WireError {
   readonly code: WireErrorCode
   readonly message: string

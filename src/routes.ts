@@ -4,7 +4,7 @@
  *
  * @module routes
  */
-import * as E from 'fp-ts/lib/Either.js'
+import * as E from './either.js'
 import { isUuid } from './validators.js'
 
 // -------------------------------------------------------------------------------------

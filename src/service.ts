@@ -7,8 +7,8 @@
  *
  * @module service
  */
-import * as E from 'fp-ts/lib/Either.js'
-import * as O from 'fp-ts/lib/Option.js'
+import * as E from './either.js'
+import * as O from './option.js'
 import { decodePaymentIntentRequest } from './codecs.js'
 import type { Command, CreatePayment } from './commands.js'
 import { transition } from './decider.js'

@@ -10,7 +10,7 @@
  *
  * @module state
  */
-import * as E from 'fp-ts/lib/Either.js'
+import * as E from './either.js'
 import { isCurrencyCode } from './currencies.js'
 import type { Issue, PaymentError } from './errors.js'
 import { invalid, validationError } from './errors.js'

@@ -5,7 +5,7 @@
  *
  * @module status
  */
-import * as O from 'fp-ts/lib/Option.js'
+import * as O from './option.js'
 import type { PaymentStatus } from './payment.js'
 
 // -------------------------------------------------------------------------------------

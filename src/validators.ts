@@ -130,8 +130,16 @@ const hexRun = (s: string, from: number, to: number): boolean => {
 // time
 // -------------------------------------------------------------------------------------
 
-const two = (s: string, i: number): number =>
-  (s.charCodeAt(i) - 48) * 10 + (s.charCodeAt(i + 1) - 48)
+/** The decimal number written by `s` from `from` to `to` (excluded); NaN when a unit is no digit. */
+const digits = (s: string, from: number, to: number): number => {
+  let v = 0
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i)
+    if (!isDigitCode(c)) return NaN
+    v = v * 10 + (c - 48)
+  }
+  return v
+}
 
 const daysInMonth = (year: number, month: number): number => {
   if (month === 2) {
@@ -161,26 +169,33 @@ export const isTimestamp = (s: unknown): s is string => {
   const n = s.length
   // 'YYYY-MM-DDTHH:MM:SS.' is 20 units, then 1–9 digits, then 'Z'.
   if (n < 22 || n > 30) return false
-  for (let i = 0; i < 19; i++) {
-    const c = s.charCodeAt(i)
-    const sep = i === 4 || i === 7 ? 45 : i === 10 ? 84 : i === 13 || i === 16 ? 58 : -1
-    if (sep === -1 ? !isDigitCode(c) : c !== sep) return false
+  if (
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 84 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58 ||
+    s.charCodeAt(19) !== 46 ||
+    s.charCodeAt(n - 1) !== 90
+  ) {
+    return false
   }
-  if (s.charCodeAt(19) !== 46 || s.charCodeAt(n - 1) !== 90) return false
   for (let i = 20; i < n - 1; i++) {
     if (!isDigitCode(s.charCodeAt(i))) return false
   }
-  const year = two(s, 0) * 100 + two(s, 2)
-  const month = two(s, 5)
-  const day = two(s, 8)
+  // each field is NaN when one of its characters is not a digit, and NaN fails every comparison
+  const year = digits(s, 0, 4)
+  const month = digits(s, 5, 7)
+  const day = digits(s, 8, 10)
   return (
+    year >= 0 &&
     month >= 1 &&
     month <= 12 &&
     day >= 1 &&
     day <= daysInMonth(year, month) &&
-    two(s, 11) <= 23 &&
-    two(s, 14) <= 59 &&
-    two(s, 17) <= 59
+    digits(s, 11, 13) <= 23 &&
+    digits(s, 14, 16) <= 59 &&
+    digits(s, 17, 19) <= 59
   )
 }
 

@@ -4,7 +4,7 @@
  *
  * @module webhooks
  */
-import * as O from 'fp-ts/lib/Option.js'
+import * as O from './option.js'
 import type { PaymentEvent } from './events.js'
 import type { Payment } from './payment.js'
 import type { Customer, MetaData, WebhookEventType } from './requests.js'

@@ -1,0 +1,93 @@
+/**
+ * `npm run check:size`: what a browser really ships. Each budget bundles the BUILT package
+ * (`dist/`, after `npm run build`) the way a front-end bundler does: imported by package name
+ * (`paysplit/codecs`, resolved through package.json `exports`), bundled by esbuild for the browser
+ * with fp-ts and io-ts INCLUDED (peer dependencies are not external: they are shipped too, and
+ * esbuild picks their ES builds through their `module` fields), minified, then gzipped (level 9).
+ * Every export of the entry is kept (`export *`), so nothing the entry offers is shaken out.
+ *
+ * Fails (exit 1) when a budget is exceeded. Prints the largest inputs of each bundle.
+ */
+import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
+
+interface Budget {
+  readonly name: string
+  readonly entry: string
+  /** min+gzip bytes */
+  readonly budget: number
+}
+
+const KB = 1000
+
+const budgets: ReadonlyArray<Budget> = [
+  {
+    name: 'paysplit/codecs',
+    entry: "export * from 'paysplit/codecs'",
+    budget: 6 * KB
+  },
+  {
+    name: 'whole library (paysplit + paysplit/codecs + paysplit/http)',
+    entry: [
+      "export * as paysplit from 'paysplit'",
+      "export * as codecs from 'paysplit/codecs'",
+      "export * as http from 'paysplit/http'"
+    ].join('\n'),
+    budget: 15 * KB
+  },
+  {
+    name: 'paysplit (the domain entry alone; information)',
+    entry: "export * from 'paysplit'",
+    budget: Number.POSITIVE_INFINITY
+  }
+]
+
+const root = new URL('..', import.meta.url).pathname
+
+const kb = (n: number): string => `${(n / KB).toFixed(2)} kB`
+
+let failed = false
+console.log('| bundle | minified | min+gzip | budget | |')
+console.log('|---|---:|---:|---:|---|')
+const details: string[] = []
+for (const b of budgets) {
+  const result = await build({
+    stdin: { contents: b.entry, resolveDir: root, sourcefile: 'entry.js', loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    metafile: true,
+    logLevel: 'error'
+  })
+  const code = (result.outputFiles[0] as { readonly contents: Uint8Array }).contents
+  const gz = gzipSync(code, { level: 9 }).length
+  const within = gz <= b.budget
+  if (!within) failed = true
+  console.log(
+    `| ${b.name} | ${kb(code.length)} | ${kb(gz)} | ${Number.isFinite(b.budget) ? `≤ ${kb(b.budget)}` : '—'} | ${Number.isFinite(b.budget) ? (within ? 'within' : 'OVER') : ''} |`
+  )
+  const output = Object.values(result.metafile.outputs)[0]
+  if (output !== undefined) {
+    const inputs = Object.entries(output.inputs)
+      .map(([file, i]) => [file, i.bytesInOutput] as const)
+      .filter(([, bytes]) => bytes > 0)
+      .sort((x, y) => y[1] - x[1])
+    const peers = inputs.filter(([f]) => f.includes('node_modules/')).reduce((s, [, n]) => s + n, 0)
+    details.push(
+      `${b.name}: ${kb(peers)} of the minified bundle is fp-ts/io-ts; largest inputs: ` +
+        inputs
+          .slice(0, 6)
+          .map(([f, n]) => `${f.replace(/^.*node_modules\//, '')} ${kb(n)}`)
+          .join(', ')
+    )
+  }
+}
+console.log('')
+for (const d of details) console.log(d)
+if (failed) {
+  console.error('\ncheck:size: a budget is exceeded')
+  process.exit(1)
+}
