@@ -1,0 +1,95 @@
+/**
+ * The package as a consumer outside this repo sees it: the build is installed into a scratch
+ * folder's node_modules (with fp-ts and io-ts beside it, as peers), and small ESM and CJS
+ * programs there import `paysplit`, `paysplit/codecs` and `paysplit/http` by package name and
+ * walk a payment through SPEC's contract. Types of the build are checked by `npm run
+ * check:package` (publint, attw).
+ */
+import { execFileSync } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+let scratch = ''
+
+const program = (kind: 'esm' | 'cjs'): string => {
+  const load =
+    kind === 'esm'
+      ? `import * as paysplit from 'paysplit'\nimport * as codecs from 'paysplit/codecs'\nimport * as http from 'paysplit/http'`
+      : `const paysplit = require('paysplit')\nconst codecs = require('paysplit/codecs')\nconst http = require('paysplit/http')`
+  return `${load}
+const { transition, initialState, replay, parseStatus, kid, settlement, proportionalPatch } = paysplit
+const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
+const FEE = '11111111-2222-4333-8444-555555555555'
+const request = {
+  externalPaymentReferenceID: 'order-1', environment: 'test', paymentGateway: 'creditcard',
+  chargeImmediately: false, sellerConnectedAccountID: SELLER, grossAmount: 1000, currency: 'NOK',
+  moneySplitList: [{ connectedAccountID: SELLER, amount: 900, isFee: false }, { connectedAccountID: FEE, amount: 100, isFee: true }],
+  customerExternalID: 'c-1', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed'
+}
+const out = {}
+const decoded = codecs.decodePaymentIntentRequest(request)
+out.decoded = decoded._tag
+out.bad = codecs.decodePaymentIntentRequest({ ...request, grossAmount: 999 }).left.code
+let s = initialState
+const events = []
+const step = (c) => { const r = transition(s, c); if (r._tag === 'Left') throw new Error(r.left.code); s = r.right[0]; events.push(...r.right[1]) }
+step({ type: 'CreatePayment', at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c', request })
+step({ type: 'CompletePaymentForm', at: '2026-11-21T10:00:01.000Z' })
+step({ type: 'ChargePayment', at: '2026-11-21T10:00:02.000Z' })
+const patch = proportionalPatch(s, 100)
+step({ type: 'RefundPartially', at: '2026-11-21T10:00:03.000Z', patch: patch.right })
+out.status = s.status
+out.amounts = [s.grossAmount, s.chargedAmount, s.refundedAmount]
+out.replayed = JSON.stringify(replay(events)) === JSON.stringify(s)
+out.refused = transition(s, { type: 'CancelPayment', at: '2026-11-21T10:00:04.000Z' }).left.code
+out.long = parseStatus('ChargedPayment')
+out.kid = kid.isValid(kid.create('1234567', 'mod10').right)
+out.net = settlement(s).rows.reduce((a, r) => a + r.net, 0)
+out.route = http.matchRoute('POST', '/payments')._tag
+out.httpStatus = http.httpStatusOf({ code: 'InvoiceCannotBeCancelled' })
+console.log(JSON.stringify(out))
+`
+}
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'paysplit-consumer-'))
+  const pkg = join(scratch, 'node_modules', 'paysplit')
+  mkdirSync(pkg, { recursive: true })
+  cpSync(join(root, 'package.json'), join(pkg, 'package.json'))
+  execFileSync(join(root, 'node_modules', '.bin', 'tsup'), ['--out-dir', join(pkg, 'dist'), '--no-dts'], {
+    cwd: root,
+    stdio: 'pipe'
+  })
+  for (const peer of ['fp-ts', 'io-ts']) symlinkSync(join(root, 'node_modules', peer), join(scratch, 'node_modules', peer), 'dir')
+  writeFileSync(join(scratch, 'consumer.mjs'), program('esm'))
+  writeFileSync(join(scratch, 'consumer.cjs'), program('cjs'))
+}, 120_000)
+
+afterAll(() => {
+  if (scratch !== '') rmSync(scratch, { recursive: true, force: true })
+})
+
+describe('the built package, imported by name from outside the repo', () => {
+  const expected = {
+    decoded: 'Right',
+    bad: 'GrossAmountMismatch',
+    status: 'Charged',
+    amounts: [900, 1000, 100],
+    replayed: true,
+    refused: 'CancelNotAllowedInStatus',
+    long: { _tag: 'Some', value: 'Charged' },
+    kid: true,
+    net: 900,
+    route: 'Right',
+    httpStatus: 409
+  }
+
+  it.each(['consumer.mjs', 'consumer.cjs'])('%s walks a payment through the contract', (file) => {
+    const stdout = execFileSync(process.execPath, [file], { cwd: scratch, encoding: 'utf8' })
+    expect(JSON.parse(stdout)).toEqual(expected)
+  })
+})
