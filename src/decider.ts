@@ -468,9 +468,10 @@ const unreadable: PaymentError = invalid(
  * whatever `state` and `command` are; a state paysplit did not produce itself is validated first.
  *
  * @example
+ * import * as assert from 'node:assert'
  * import { decide, initialState } from 'paysplit'
  * const r = decide(initialState, { type: 'ChargePayment', at: '2026-11-21T10:00:00.000Z' })
- * // r._tag === 'Left' && r.left.code === 'PaymentNotFound'
+ * assert.ok(r._tag === 'Left' && r.left.code === 'PaymentNotFound')
  */
 export const decide = (
   state: PaymentState,
@@ -601,9 +602,10 @@ const next = (p: Payment, at: string): Mutable<Payment> => {
  * `PaymentCreated`) leave it as it is. Pure; trusts its events: give it the events `decide` made.
  *
  * @example
+ * import * as assert from 'node:assert'
  * import { evolve, initialState } from 'paysplit'
- * // evolve(initialState, { type: 'PaymentCancelled', at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '…' })
- * //   === initialState (no payment to cancel)
+ * const cancelled = { type: 'PaymentCancelled', at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' } as const
+ * assert.strictEqual(evolve(initialState, cancelled), initialState) // no payment to cancel
  */
 export const evolve = (state: PaymentState, event: PaymentEvent): PaymentState => {
   if (!isPayment(state)) return event.type === 'PaymentCreated' ? created(event) : state
@@ -684,8 +686,11 @@ export const evolve = (state: PaymentState, event: PaymentEvent): PaymentState =
  * deciders generically (fmodel-ts, emmett).
  *
  * @example
- * import { paymentDecider, initialState } from 'paysplit'
- * // paymentDecider.initialState === initialState
+ * import * as assert from 'node:assert'
+ * import { paymentDecider, initialState, decide, evolve } from 'paysplit'
+ * assert.strictEqual(paymentDecider.initialState, initialState)
+ * assert.strictEqual(paymentDecider.decide, decide)
+ * assert.strictEqual(paymentDecider.evolve, evolve)
  */
 export const paymentDecider: Decider<Command, PaymentState, PaymentEvent, PaymentError> = {
   initialState,
@@ -700,6 +705,7 @@ export const paymentDecider: Decider<Command, PaymentState, PaymentEvent, Paymen
  * state from `transition` is trusted by the next call without being validated again.
  *
  * @example
+ * import * as assert from 'node:assert'
  * import { transition, initialState } from 'paysplit'
  * const r = transition(initialState, {
  *   type: 'CreatePayment',
@@ -717,7 +723,12 @@ export const paymentDecider: Decider<Command, PaymentState, PaymentEvent, Paymen
  *     webhookSubscriptions: [], metaData: {}
  *   }
  * })
- * // r._tag === 'Right' && r.right[0].status === 'Initiated'
+ * assert.ok(r._tag === 'Right')
+ * const [payment, events] = r.right
+ * assert.strictEqual(payment.status, 'Initiated')
+ * assert.deepStrictEqual(events.map((e) => e.type), ['PaymentCreated'])
+ * const charged = transition(payment, { type: 'ChargePayment', at: '2026-11-21T10:01:00.000Z' })
+ * assert.ok(charged._tag === 'Left' && charged.left.code === 'ChargeNotAllowedInStatus')
  */
 export const transition = (
   state: PaymentState,
@@ -743,8 +754,9 @@ export const transition = (
  * Rebuilds a state from its events: `events.reduce(evolve, initialState)`.
  *
  * @example
+ * import * as assert from 'node:assert'
  * import { replay, initialState } from 'paysplit'
- * // replay([]) === initialState
+ * assert.strictEqual(replay([]), initialState)
  */
 export const replay = (events: ReadonlyArray<PaymentEvent>): PaymentState => {
   let s: PaymentState = initialState
