@@ -1,7 +1,8 @@
 /**
  * The package as a consumer outside this repo sees it: the build is installed into a scratch
  * folder's node_modules (with fp-ts and io-ts beside it, as peers), and small ESM and CJS
- * programs there import `paysplit`, `paysplit/codecs` and `paysplit/http` by package name and
+ * programs there import `paysplit`, `paysplit/codecs`, `paysplit/http` and `paysplit/testing` by
+ * package name and
  * walk a payment through SPEC's contract. Types of the build are checked by `npm run
  * check:package` (publint, attw).
  */
@@ -18,8 +19,8 @@ let scratch = ''
 const program = (kind: 'esm' | 'cjs'): string => {
   const load =
     kind === 'esm'
-      ? `import * as paysplit from 'paysplit'\nimport * as codecs from 'paysplit/codecs'\nimport * as http from 'paysplit/http'`
-      : `const paysplit = require('paysplit')\nconst codecs = require('paysplit/codecs')\nconst http = require('paysplit/http')`
+      ? `import * as paysplit from 'paysplit'\nimport * as codecs from 'paysplit/codecs'\nimport * as http from 'paysplit/http'\nimport * as testing from 'paysplit/testing'\nimport fc from 'fast-check'`
+      : `const paysplit = require('paysplit')\nconst codecs = require('paysplit/codecs')\nconst http = require('paysplit/http')\nconst testing = require('paysplit/testing')\nconst fc = require('fast-check')`
   return `${load}
 const { transition, initialState, replay, parseStatus, kid, settlement, proportionalPatch } = paysplit
 const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
@@ -51,6 +52,7 @@ out.kid = kid.isValid(kid.create('1234567', 'mod10').right)
 out.net = settlement(s).rows.reduce((a, r) => a + r.net, 0)
 out.route = http.matchRoute('POST', '/payments')._tag
 out.httpStatus = http.httpStatusOf({ code: 'InvoiceCannotBeCancelled' })
+out.sampled = fc.sample(testing.paymentIntentRequestArb(), { numRuns: 20, seed: 1 }).every((r) => codecs.decodePaymentIntentRequest(r)._tag === 'Right')
 console.log(JSON.stringify(out))
 `
 }
@@ -64,7 +66,7 @@ beforeAll(() => {
     cwd: root,
     stdio: 'pipe'
   })
-  for (const peer of ['fp-ts', 'io-ts']) symlinkSync(join(root, 'node_modules', peer), join(scratch, 'node_modules', peer), 'dir')
+  for (const peer of ['fp-ts', 'io-ts', 'fast-check', 'pure-rand']) symlinkSync(join(root, 'node_modules', peer), join(scratch, 'node_modules', peer), 'dir')
   writeFileSync(join(scratch, 'consumer.mjs'), program('esm'))
   writeFileSync(join(scratch, 'consumer.cjs'), program('cjs'))
 }, 120_000)
@@ -85,7 +87,8 @@ describe('the built package, imported by name from outside the repo', () => {
     kid: true,
     net: 900,
     route: 'Right',
-    httpStatus: 409
+    httpStatus: 409,
+    sampled: true
   }
 
   it.each(['consumer.mjs', 'consumer.cjs'])('%s walks a payment through the contract', (file) => {

@@ -1,0 +1,35 @@
+/**
+ * `paysplit/testing` — the testing kit for teams that build or integrate a payments service:
+ * fast-check arbitraries mirroring the codecs, a given/when/then harness for the decider, and a
+ * model-based conformance runner that checks any HTTP service against paysplit's reference
+ * model. Needs `fast-check` (a peer dependency). Nothing in the domain imports this entry.
+ *
+ * @packageDocumentation
+ */
+
+// arbitraries
+export {
+  commandArb,
+  invalidPaymentIntentRequestArb,
+  kidArb,
+  patchArb,
+  paymentIntentRequestArb,
+  scenarioArb,
+  uuidArb
+} from './testing/arbitraries.js'
+export type { InvalidRequest, RequestOptions, Scenario, ScenarioOptions } from './testing/arbitraries.js'
+
+// the decider harness
+export { decideWith, deepEqual, given, show } from './testing/harness.js'
+export type { DeciderGiven, DeciderSpecification, DeciderThen } from './testing/harness.js'
+
+// the conformance runner
+export { assertConforms, checkService, normalise } from './testing/conformance.js'
+export type {
+  CheckServiceOptions,
+  ConformanceReport,
+  ReceivedWebhook,
+  ServiceRequest,
+  ServiceResponse,
+  ServiceUnderTest
+} from './testing/conformance.js'
