@@ -77,6 +77,7 @@ const deepFreeze = <A>(value: A): A => {
       const items: ReadonlyArray<unknown> = value
       for (let i = 0; i < items.length; i++) {
         const item = items[i]
+        /* v8 ignore else -- unreachable: every array a state or event holds (splits, allocation, attempts, subscriptions) is a list of records */
         if (typeof item === 'object' && item !== null) deepFreeze(item)
       }
     } else {
@@ -111,7 +112,9 @@ const freezeRecords = (list: ReadonlyArray<object>): void => {
  * `transition` returns is deep-frozen.
  */
 const trustAfter = (after: PaymentState, before: PaymentState): PaymentState => {
+  /* v8 ignore if -- unreachable: an accepted command has at least one event, and each event gives a new state */
   if (after === before) return after
+  /* v8 ignore if -- unreachable: a state after an accepted command is a payment (only CreatePayment is accepted before one exists) */
   if (!isPayment(after)) return trust(after)
   // a payment just created has nothing in common with "no payment yet": every part is new
   const b: Partial<Payment> = isPayment(before) ? before : {}
@@ -159,6 +162,7 @@ const freezeEvents = (events: ReadonlyArray<PaymentEvent>): ReadonlyArray<Paymen
       case 'InvoiceTransferReceived':
       case 'PaymentFormFailed':
         break
+      /* v8 ignore next -- exhaustive: decide makes only the event types listed above */
       default: {
         const exhaustive: never = e
         return exhaustive
@@ -429,6 +433,7 @@ const decidePayment = (
       return adjustInvoice(p, env)
     case 'ReceiveInvoiceTransfer':
       return receiveTransfer(p, env)
+    /* v8 ignore next -- exhaustive: the command type was validated by readEnvelope */
     default: {
       const exhaustive: never = env.type
       return exhaustive

@@ -237,6 +237,7 @@ const run = (
   const result = transition(stateOf(world, paymentReferenceID), command)
   if (E.isLeft(result)) return result
   const [after, events] = result.right
+  /* v8 ignore if -- unreachable: a state after an accepted command is a payment */
   if (!isPayment(after)) {
     return E.left(paymentError('PaymentNotFound', `No payment has the paymentReferenceID ${paymentReferenceID}.`))
   }
