@@ -54,7 +54,14 @@ import {
   isMobileNumber,
   isMobilePrefix,
   isUuid,
+  MAX_DESCRIPTION_LENGTH,
   MAX_EMAIL_LENGTH,
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_LENGTH,
+  MAX_SPLITS,
+  MAX_STRING_LENGTH,
+  MAX_SUBSCRIPTIONS,
   MAX_URL_LENGTH,
   parseWebhookEventType
 } from './validators.js'
@@ -128,13 +135,10 @@ export interface Validated<A> {
   readonly value?: A
 }
 
-const MAX_STRING = 255
-const MAX_DESCRIPTION = 1000
-const MAX_SPLITS = 500
-const MAX_SUBSCRIPTIONS = 20
-const MAX_METADATA_KEYS = 50
-const MAX_METADATA_KEY = 40
-const MAX_METADATA_VALUE = 500
+const MAX_STRING = MAX_STRING_LENGTH
+const MAX_DESCRIPTION = MAX_DESCRIPTION_LENGTH
+const MAX_METADATA_KEY = MAX_METADATA_KEY_LENGTH
+const MAX_METADATA_VALUE = MAX_METADATA_VALUE_LENGTH
 
 /**
  * The limits of SPEC §3, for forms (an input's `maxlength`, a list's maximum size).

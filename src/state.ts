@@ -41,6 +41,13 @@ import {
   isMobilePrefix,
   isTimestamp,
   isUuid,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_LENGTH,
+  MAX_STRING_LENGTH,
+  MAX_SUBSCRIPTIONS,
+  MAX_URL_LENGTH,
   parseWebhookEventType
 } from './validators.js'
 
@@ -49,14 +56,12 @@ import {
 // -------------------------------------------------------------------------------------
 
 /** Identifying strings and names. */
-const MAX_STRING = 255
+const MAX_STRING = MAX_STRING_LENGTH
 /** Descriptions and failure reasons. */
-const MAX_DESCRIPTION = 1000
-const MAX_URL = 2048
-const MAX_SUBSCRIPTIONS = 20
-const MAX_METADATA_KEYS = 50
-const MAX_METADATA_KEY = 40
-const MAX_METADATA_STRING = 500
+const MAX_DESCRIPTION = MAX_DESCRIPTION_LENGTH
+const MAX_URL = MAX_URL_LENGTH
+const MAX_METADATA_KEY = MAX_METADATA_KEY_LENGTH
+const MAX_METADATA_STRING = MAX_METADATA_VALUE_LENGTH
 /**
  * Validation stops collecting after this many issues: a broken state of 100 000 splits need not
  * produce 100 000 issues, and a hostile array that claims a huge length stops early.

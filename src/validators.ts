@@ -35,6 +35,27 @@ export const MAX_URL_LENGTH = 2048
  */
 export const MAX_EMAIL_LENGTH = 254
 
+/**
+ * The other limits of SPEC §3, in one place for the codecs and the state validation (@internal;
+ * forms read them as `limits` from `paysplit/codecs`): identifying strings and names, descriptions
+ * and reasons, splits per request, subscriptions, metaData keys, key length, string value length.
+ *
+ * @internal
+ */
+export const MAX_STRING_LENGTH = 255
+/** @internal */
+export const MAX_DESCRIPTION_LENGTH = 1000
+/** @internal */
+export const MAX_SPLITS = 500
+/** @internal */
+export const MAX_SUBSCRIPTIONS = 20
+/** @internal */
+export const MAX_METADATA_KEYS = 50
+/** @internal */
+export const MAX_METADATA_KEY_LENGTH = 40
+/** @internal */
+export const MAX_METADATA_VALUE_LENGTH = 500
+
 // -------------------------------------------------------------------------------------
 // characters
 // -------------------------------------------------------------------------------------
