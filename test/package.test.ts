@@ -2,9 +2,10 @@
  * The package as a consumer outside this repo sees it: the build is installed into a scratch
  * folder's node_modules (with fp-ts and io-ts beside it, as peers), and small ESM and CJS
  * programs there import `paysplit`, `paysplit/codecs`, `paysplit/http` and `paysplit/testing` by
- * package name and
- * walk a payment through SPEC's contract. Types of the build are checked by `npm run
- * check:package` (publint, attw).
+ * package name and walk a payment through SPEC's contract; a TypeScript consumer of each module
+ * kind type-checks against the built typings (strict, node16 resolution, skipLibCheck off).
+ * Package metadata is checked by
+ * `npm run check:package` (publint, attw).
  */
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -57,18 +58,48 @@ console.log(JSON.stringify(out))
 `
 }
 
+/** A typed consumer: the contract's names and types, as SPEC §2–§6 give them. */
+const typed = `import { transition, initialState, proportionalPatch, settlement, kid, parseStatus, replay } from 'paysplit'
+import type { Payment, Command, PaymentEvent, PaymentError, PaymentState } from 'paysplit'
+import { decodePaymentIntentRequest, decodeMoneySplitPatch, PaymentIntentRequest } from 'paysplit/codecs'
+import type { Issue } from 'paysplit/codecs'
+import { handle, emptyWorld, webhookDeliveries, httpStatusOf, getPayment } from 'paysplit/http'
+import { paymentIntentRequestArb, given, checkService } from 'paysplit/testing'
+const c: Command = { type: 'ChargePayment', at: '2026-11-21T10:00:00.000Z' }
+const r = transition(initialState, c)
+if (r._tag === 'Right') {
+  const [s, events]: readonly [PaymentState, ReadonlyArray<PaymentEvent>] = r.right
+  const p = s as Payment
+  const patch = proportionalPatch(p, 1)
+  const rows = settlement(p).rows
+  void patch; void rows; void replay(events)
+} else {
+  const e: PaymentError = r.left
+  void e.code
+}
+const d = decodePaymentIntentRequest({})
+if (d._tag === 'Left') { const issues: ReadonlyArray<Issue> | undefined = d.left.issues; void issues }
+void decodeMoneySplitPatch({}); void PaymentIntentRequest.decode({}); void kid.isValid('12'); void parseStatus('Charged')
+const [world, response, deliveries] = handle(emptyWorld, { method: 'POST', path: '/payments', body: {} }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
+const status: number = response.status
+void world; void deliveries; void status; void getPayment; void webhookDeliveries
+void httpStatusOf({ code: 'PaymentNotFound' }); void paymentIntentRequestArb; void given; void checkService
+`
+
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'paysplit-consumer-'))
   const pkg = join(scratch, 'node_modules', 'paysplit')
   mkdirSync(pkg, { recursive: true })
   cpSync(join(root, 'package.json'), join(pkg, 'package.json'))
-  execFileSync(join(root, 'node_modules', '.bin', 'tsup'), ['--out-dir', join(pkg, 'dist'), '--no-dts'], {
+  execFileSync(join(root, 'node_modules', '.bin', 'tsup'), ['--out-dir', join(pkg, 'dist')], {
     cwd: root,
     stdio: 'pipe'
   })
-  for (const peer of ['fp-ts', 'io-ts', 'fast-check', 'pure-rand']) symlinkSync(join(root, 'node_modules', peer), join(scratch, 'node_modules', peer), 'dir')
+  for (const peer of ['fp-ts', 'io-ts', 'fast-check', 'pure-rand', '@types']) symlinkSync(join(root, 'node_modules', peer), join(scratch, 'node_modules', peer), 'dir')
   writeFileSync(join(scratch, 'consumer.mjs'), program('esm'))
   writeFileSync(join(scratch, 'consumer.cjs'), program('cjs'))
+  writeFileSync(join(scratch, 'typed.mts'), typed)
+  writeFileSync(join(scratch, 'typed.cts'), typed)
 }, 120_000)
 
 afterAll(() => {
@@ -90,6 +121,12 @@ describe('the built package, imported by name from outside the repo', () => {
     httpStatus: 409,
     sampled: true
   }
+
+  it.each(['typed.mts', 'typed.cts'])('%s type-checks against the built typings (strict, node16)', (file) => {
+    const args = ['--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022', '--skipLibCheck', 'false', '--types', 'node', file]
+    const run = (): string => execFileSync(join(root, 'node_modules', '.bin', 'tsc'), args, { cwd: scratch, encoding: 'utf8' })
+    expect(run).not.toThrow()
+  })
 
   it.each(['consumer.mjs', 'consumer.cjs'])('%s walks a payment through the contract', (file) => {
     const stdout = execFileSync(process.execPath, [file], { cwd: scratch, encoding: 'utf8' })
