@@ -1,0 +1,331 @@
+/**
+ * Pins behaviour of src/decider.ts that the rest of the suite let Stryker change unnoticed
+ * (docs/testing.md, "Mutation testing"): the sentences of its errors, the exact boundaries of
+ * its amount and length checks, fields that must be absent rather than `undefined`, and the
+ * deep-freezing promised for every event and state it returns. Named after the behaviour, not
+ * after the mutants; the survivors that no test can tell apart are explained in docs/testing.md.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import type { Command } from '../src/commands.js'
+import { commandTypes } from '../src/commands.js'
+import { decide, evolve, replay, transition } from '../src/decider.js'
+import type { PaymentCreated, PaymentEvent } from '../src/events.js'
+import type { Payment, PaymentState } from '../src/payment.js'
+import { initialState } from '../src/payment.js'
+import {
+  at,
+  cardRequest,
+  charge,
+  complete,
+  create,
+  createInvoice,
+  errorOf,
+  failForm,
+  invoiceRequest,
+  KID,
+  PAYMENT_ID,
+  patchOf,
+  paymentAfter,
+  refund,
+  refundPartially,
+  run,
+  transfer
+} from './builders.js'
+
+const isDeepFrozen = (v: unknown): boolean =>
+  typeof v !== 'object' || v === null || (Object.isFrozen(v) && Object.values(v).every(isDeepFrozen))
+
+const eventsOf = (state: PaymentState, command: unknown): ReadonlyArray<PaymentEvent> => {
+  const r = decide(state, command as Command)
+  if (E.isLeft(r)) throw new Error(`${r.left.code}: ${r.left.message}`)
+  return r.right
+}
+
+const immediateCard = (): Command => create(cardRequest({ chargeImmediately: true }))
+
+describe('envelope and existence errors say what is wrong', () => {
+  it('a command that is not an object (an array, a string, null) is refused as a whole, at the root', () => {
+    for (const c of [[], ['CreatePayment'], 'ChargePayment', null, 7]) {
+      const e = errorOf(initialState, c)
+      expect(e.code).toBe('ValidationFailed')
+      expect(e.issues).toEqual([{ path: '', code: 'ValidationFailed', message: 'A command must be an object with a type and an at.' }])
+      expect(e.message).toBe('A command must be an object with a type and an at.')
+    }
+  })
+
+  it('an unknown type lists every command type; a bad at shows the expected form', () => {
+    const e = errorOf(initialState, { type: 'Teleport', at: 'yesterday' })
+    expect(e.issues).toEqual([
+      { path: 'type', code: 'ValidationFailed', message: `type must be one of ${commandTypes.join(', ')}.` },
+      {
+        path: 'at',
+        code: 'ValidationFailed',
+        message: 'at must be an ISO 8601 UTC timestamp with fractional seconds, such as 2026-11-21T10:00:00.000Z.'
+      }
+    ])
+    expect(e.message).toBe(`type must be one of ${commandTypes.join(', ')}. (2 problems in all; see issues.)`)
+    expect(errorOf(initialState, { type: 'ChargePayment' }).issues?.map((i) => i.path)).toEqual(['at'])
+  })
+
+  it('a second create names the payment that exists; a command on nothing names itself', () => {
+    expect(errorOf(paymentAfter(create()), create()).message).toBe(
+      `Payment ${PAYMENT_ID} already exists; it cannot be created again.`
+    )
+    expect(errorOf(initialState, charge()).message).toBe('There is no payment yet: ChargePayment needs a created payment.')
+  })
+
+  it('a hostile state or command gives the one "could not be read" sentence', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {})
+    revoke()
+    const unreadable = 'The state or the command could not be read (a getter or proxy threw while it was validated).'
+    expect(errorOf(paymentAfter(create()), proxy).message).toBe(unreadable)
+    const d = decide(paymentAfter(create()), proxy as never)
+    expect(E.isLeft(d) && d.left.message).toBe(unreadable)
+  })
+})
+
+describe('create: the command’s own fields', () => {
+  it('a paymentReferenceID that is not a UUID is one issue with a sentence that says so', () => {
+    for (const id of ['x', 42, undefined]) {
+      const e = errorOf(initialState, create(cardRequest(), { paymentReferenceID: id }))
+      expect(e.issues).toEqual([
+        { path: 'paymentReferenceID', code: 'ValidationFailed', message: 'paymentReferenceID must be a UUID (8-4-4-4-12 hexadecimal digits).' }
+      ])
+    }
+  })
+
+  it('an invoice without a valid KID is told what a KID is, also when the rest of the request is broken', () => {
+    const kidIssue = {
+      path: 'kid',
+      code: 'ValidationFailed',
+      message: 'An invoice needs a valid KID: 2 to 25 digits, the last a MOD10 or MOD11 check digit (or "-" for MOD11).'
+    }
+    expect(errorOf(initialState, create(invoiceRequest())).issues).toEqual([kidIssue])
+    // the request is invalid (no grossAmount), so the gateway is read from the raw request
+    const broken = errorOf(initialState, create(invoiceRequest({ grossAmount: 'lots' })))
+    expect(broken.issues).toContainEqual(kidIssue)
+    expect(broken.issues?.length).toBeGreaterThan(1)
+    // no request at all, or not an object: no gateway, so no KID issue, and never an exception
+    for (const request of [undefined, null, 'invoice']) {
+      const e = errorOf(initialState, create(cardRequest(), { request }))
+      expect(e.code).toBe('ValidationFailed')
+      expect(e.issues?.some((i) => i.path === 'kid')).toBe(false)
+      expect(e.message).not.toMatch(/could not be read/)
+    }
+    // a broken card request with no KID has no KID issue
+    expect(errorOf(initialState, create(cardRequest({ grossAmount: 'lots' }))).issues?.some((i) => i.path === 'kid')).toBe(false)
+  })
+
+  it('the created payment has the request’s optional fields only when given, never as undefined', () => {
+    const bare = cardRequest({ description: undefined })
+    const r = { ...bare, moneySplitList: [{ connectedAccountID: bare.sellerConnectedAccountID, amount: 10000, isFee: false }] }
+    const p = paymentAfter(create(r))
+    for (const key of ['description', 'externalObjectIdTag', 'kid', 'customer']) expect(key in p).toBe(false)
+    expect(Object.keys(p.moneySplits[0] ?? {}).sort()).toEqual(
+      ['amount', 'connectedAccountID', 'insertTime', 'isFee', 'paymentReferenceID', 'splitID'].sort()
+    )
+    // and they stay absent through every later event
+    const later = run(p, complete(), charge(), refundPartially(patchOf(run(p, complete(), charge()).state, { 1: 1 }))).state
+    for (const key of ['description', 'externalObjectIdTag', 'kid', 'customer']) expect(key in later).toBe(false)
+    expect('description' in (later.moneySplits[0] ?? {})).toBe(false)
+    // an invoice has no chargeImmediately unless the request gave one, neither created nor later
+    expect('chargeImmediately' in paymentAfter(createInvoice())).toBe(false)
+    const inv = run(paymentAfter(createInvoice()), transfer(1)).state
+    expect('chargeImmediately' in inv).toBe(false)
+  })
+
+  it('a created payment keeps every optional field through later events', () => {
+    const request = cardRequest({ externalObjectIdTag: 'tag-1', customer: { name: 'Kari' } })
+    const p = run(paymentAfter(create(request)), complete(), charge()).state
+    expect(p.description).toBe('Two concert tickets')
+    expect(p.chargeImmediately).toBe(false)
+    expect(p.externalObjectIdTag).toBe('tag-1')
+    expect(p.customer).toEqual({ name: 'Kari' })
+    expect(run(paymentAfter(createInvoice()), transfer(1)).state.kid).toBe(KID)
+  })
+
+  it('a card payment never carries a KID, even from a stored PaymentCreated that has one', () => {
+    const e = eventsOf(initialState, create(cardRequest(), { kid: KID }))[0] as PaymentCreated
+    expect('kid' in e).toBe(false)
+    const p = evolve(initialState, { ...e, kid: KID }) as Payment
+    expect(p.kind).toBe('card')
+    expect('kid' in p).toBe(false)
+    // and an invoice event stored without one gives an invoice with no kid field, not kid: undefined
+    const invoiceCreated = eventsOf(initialState, createInvoice())[0] as PaymentCreated
+    const { kid: _dropped, ...withoutKid } = invoiceCreated
+    expect(_dropped).toBe(KID)
+    const inv = evolve(initialState, withoutKid) as Payment
+    expect(inv.kind).toBe('invoice')
+    expect('kid' in inv).toBe(false)
+  })
+})
+
+describe('invoice transfers: exact boundaries', () => {
+  it('the smallest transfer is 1; 0 and fractions are refused with the amount sentence', () => {
+    const inv = paymentAfter(createInvoice())
+    const one = run(inv, transfer(1)).state
+    expect(one.paidAmount).toBe(1)
+    expect(one.status).toBe('Initiated')
+    for (const amount of [0, -1, 0.5, '5']) {
+      const e = errorOf(inv, transfer(amount as number))
+      expect(e.issues).toEqual([
+        { path: 'amount', code: 'ValidationFailed', message: 'amount must be a safe integer of at least 1 (minor units).' }
+      ])
+    }
+  })
+
+  it('the paid total may reach the largest safe integer exactly, not pass it', () => {
+    const inv = paymentAfter(createInvoice())
+    const max = run(inv, transfer(Number.MAX_SAFE_INTEGER)).state
+    expect(max.paidAmount).toBe(Number.MAX_SAFE_INTEGER)
+    expect(max.status).toBe('Charged')
+    const partly = run(inv, transfer(1))
+    const e = errorOf(partly.state, transfer(Number.MAX_SAFE_INTEGER, KID, 2))
+    expect(e.issues).toEqual([
+      { path: 'amount', code: 'ValidationFailed', message: 'amount would take the paid total past the largest safe integer.' }
+    ])
+    expect(run(partly.state, transfer(Number.MAX_SAFE_INTEGER - 1, KID, 2)).state.paidAmount).toBe(Number.MAX_SAFE_INTEGER)
+  })
+
+  it('a KID that is not a string, or not the invoice’s, is refused with a sentence naming both', () => {
+    const inv = paymentAfter(createInvoice())
+    expect(errorOf(inv, { type: 'ReceiveInvoiceTransfer', at: at(1), amount: 5, kid: 12345674 }).issues).toEqual([
+      { path: 'kid', code: 'ValidationFailed', message: 'kid must be a string.' }
+    ])
+    expect(errorOf(inv, transfer(5, '12345682')).message).toBe(
+      `The transfer's KID 12345682 is not the KID of invoice ${PAYMENT_ID}.`
+    )
+  })
+
+  it('a KID of up to 40 characters is shown whole in the mismatch, a longer one cut to 40 and …', () => {
+    const inv = paymentAfter(createInvoice())
+    const forty = '1'.repeat(40)
+    expect(errorOf(inv, transfer(5, forty)).message).toBe(`The transfer's KID ${forty} is not the KID of invoice ${PAYMENT_ID}.`)
+    expect(errorOf(inv, transfer(5, forty + '2')).message).toBe(
+      `The transfer's KID ${forty}… is not the KID of invoice ${PAYMENT_ID}.`
+    )
+  })
+
+  it('a transfer one short of the gross leaves the invoice Initiated; the last unit charges it', () => {
+    const inv = paymentAfter(createInvoice())
+    const short = run(inv, transfer(9999))
+    expect(short.events.map((e) => e.type)).toEqual(['InvoiceTransferReceived'])
+    const { events } = run(short.state, transfer(1, KID, 2))
+    expect(events).toStrictEqual([
+      { type: 'InvoiceTransferReceived', at: at(2), paymentReferenceID: PAYMENT_ID, amount: 1, kid: KID, paidAmount: 10000 },
+      { type: 'PaymentCharged', at: at(2), paymentReferenceID: PAYMENT_ID, chargedAmount: 10000, excessRefundedAmount: 0 }
+    ])
+  })
+})
+
+describe('the payment form: the reason of a failure', () => {
+  it('a reason of 1000 characters is kept; 1001 is refused with the reason sentence', () => {
+    const p = paymentAfter(create())
+    const long = 'x'.repeat(1000)
+    expect(run(p, failForm(1, long)).state.formAttempts).toStrictEqual([{ at: at(1), reason: long }])
+    expect(errorOf(p, failForm(1, long + 'x')).issues).toEqual([
+      { path: 'reason', code: 'ValidationFailed', message: 'reason, when given, must be a string of at most 1000 characters.' }
+    ])
+  })
+
+  it('a failure without a reason records an attempt with no reason field at all', () => {
+    const { state, events } = run(paymentAfter(create()), failForm(1))
+    expect(events).toStrictEqual([{ type: 'PaymentFormFailed', at: at(1), paymentReferenceID: PAYMENT_ID }])
+    expect(state.formAttempts).toStrictEqual([{ at: at(1) }])
+    expect('reason' in (state.formAttempts[0] ?? {})).toBe(false)
+  })
+})
+
+describe('full refund lists exactly the splits that still hold money', () => {
+  it('a split with no description or externalID is listed without those fields', () => {
+    const base = cardRequest({ chargeImmediately: true })
+    const request = { ...base, moneySplitList: [{ connectedAccountID: base.sellerConnectedAccountID, amount: 10000, isFee: false }] }
+    const charged = paymentAfter(create(request), complete())
+    const [refunded] = eventsOf(charged, refund())
+    expect(refunded).toStrictEqual({
+      type: 'PaymentRefunded',
+      at: at(3),
+      paymentReferenceID: PAYMENT_ID,
+      refundAmount: 10000,
+      refundedSplit: [{ refundAmount: 10000, connectedAccountID: base.sellerConnectedAccountID, isFee: false }]
+    })
+  })
+
+  it('a split already refunded to 0 is not listed; the others keep only the fields they have', () => {
+    const charged = paymentAfter(immediateCard(), complete())
+    const partly = run(charged, refundPartially(patchOf(charged, { 2: 0 }))).state
+    const [refunded] = eventsOf(partly, refund(4))
+    expect(refunded).toStrictEqual({
+      type: 'PaymentRefunded',
+      at: at(4),
+      paymentReferenceID: PAYMENT_ID,
+      refundAmount: 8000,
+      refundedSplit: [
+        { refundAmount: 7000, connectedAccountID: cardRequest().moneySplitList[0]?.connectedAccountID, isFee: false, description: 'Tickets', externalID: 'item-1' },
+        { refundAmount: 1000, connectedAccountID: cardRequest().moneySplitList[2]?.connectedAccountID, isFee: true, description: 'Platform fee' }
+      ]
+    })
+    const after = run(partly, refund(4)).state
+    expect(after.moneySplits.map((s) => s.amount)).toEqual([0, 0, 0])
+    expect(after.refundedAmount).toBe(10000)
+    // the split that was 0 already is the very same record
+    expect(after.moneySplits[1]).toBe(partly.moneySplits[1])
+  })
+})
+
+describe('every event and state paysplit returns is deep-frozen', () => {
+  it('the events decide returns are frozen, down to the request, the customer and the split lists', () => {
+    const created = eventsOf(initialState, create(cardRequest({ customer: { name: 'Kari' }, metaData: { a: 'b' } })))
+    expect(created.map((e) => e.type)).toEqual(['PaymentCreated', 'CustomerUpserted'])
+    expect(isDeepFrozen(created)).toBe(true)
+    const charged = paymentAfter(immediateCard(), complete())
+    expect(isDeepFrozen(eventsOf(charged, refund()))).toBe(true)
+    expect(isDeepFrozen(eventsOf(charged, refundPartially(patchOf(charged, { 1: 0, 2: 0, 3: 0 }))))).toBe(true)
+    const inv = paymentAfter(createInvoice())
+    expect(isDeepFrozen(eventsOf(inv, { type: 'AdjustInvoice', at: at(2), patch: patchOf(inv, { 1: 1 }) }))).toBe(true)
+    expect(isDeepFrozen(eventsOf(inv, transfer(10000)))).toBe(true)
+    expect(isDeepFrozen(eventsOf(paymentAfter(create()), failForm(1, 'no')))).toBe(true)
+  })
+
+  it('the states transition returns are deep-frozen after every kind of event', () => {
+    const request = cardRequest({
+      customer: { name: 'Kari' },
+      metaData: { a: 'b' },
+      webhookSubscriptions: [{ eventType: 'Charged', url: 'https://shop.example/hook' }]
+    })
+    const states: Array<PaymentState> = []
+    let s: PaymentState = initialState
+    for (const c of [create(request), failForm(1, 'declined'), complete(2), charge(3)]) {
+      const r = transition(s, c)
+      if (E.isLeft(r)) throw new Error(r.left.message)
+      s = r.right[0]
+      states.push(s)
+      expect(isDeepFrozen(r.right)).toBe(true)
+    }
+    const p = s as Payment
+    const r = transition(p, refundPartially(patchOf(p, { 1: 6000 }), 4))
+    expect(E.isRight(r) && isDeepFrozen(r.right)).toBe(true)
+    const inv = paymentAfter(createInvoice())
+    for (const c of [transfer(100), { type: 'AdjustInvoice', at: at(2), patch: patchOf(inv, { 1: 1 }) } as Command]) {
+      const t = transition(inv, c)
+      expect(E.isRight(t) && isDeepFrozen(t.right)).toBe(true)
+    }
+    expect(states.every(isDeepFrozen)).toBe(true)
+  })
+
+  it('a state loaded from storage is validated into a frozen copy, so its successors are deep-frozen too', () => {
+    const stored = JSON.parse(JSON.stringify(paymentAfter(create(cardRequest({ customer: { name: 'Kari' } })), complete()))) as PaymentState
+    const r = transition(stored, charge())
+    if (E.isLeft(r)) throw new Error(r.left.message)
+    expect(isDeepFrozen(r.right[0])).toBe(true)
+    expect(Object.isFrozen(stored)).toBe(false)
+    const refused = transition(stored, complete(3))
+    expect(E.isLeft(refused) && refused.left.code).toBe('FormNotAllowedInStatus')
+  })
+
+  it('replay gives the same state, field for field, as the transitions that made the events', () => {
+    const { state, events } = run(initialState, immediateCard(), complete())
+    expect(replay(events)).toStrictEqual(state)
+  })
+})
