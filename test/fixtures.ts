@@ -347,3 +347,43 @@ const invoiceArb: fc.Arbitrary<Payment> = fc
 
 /** Valid payments of every kind and status, built by the helpers above. */
 export const paymentArb: fc.Arbitrary<Payment> = fc.oneof(cardArb, invoiceArb)
+
+/**
+ * A Charged card payment (charged at once, nothing refunded) holding exactly `moneySplits`,
+ * its allocation the same splits: the shell the patch tests put their splits in.
+ */
+export const chargedCardWith = (paymentReferenceID: string, at: string, moneySplits: ReadonlyArray<MoneySplit>): Payment => {
+  const gross = moneySplits.reduce((sum, s) => sum + s.amount, 0)
+  return {
+    status: 'Charged',
+    kind: 'card',
+    paymentReferenceID,
+    externalPaymentReferenceID: 'order-1',
+    environment: 'test',
+    paymentGateway: 'creditcard',
+    chargeImmediately: true,
+    sellerConnectedAccountID: 'cccccccc-0000-4000-8000-000000000000',
+    currency: 'NOK',
+    grossAmount: gross,
+    moneySplits,
+    customerExternalID: 'customer-1',
+    webhookSubscriptions: [],
+    successUrl: 'https://shop.example/ok',
+    failedUrl: 'https://shop.example/failed',
+    metaData: {},
+    chargedAmount: gross,
+    refundedAmount: 0,
+    excessRefundedAmount: 0,
+    paidAmount: 0,
+    formAttempts: [],
+    allocation: moneySplits.map((s) => ({
+      splitID: s.splitID,
+      connectedAccountID: s.connectedAccountID,
+      isFee: s.isFee,
+      amount: s.amount
+    })),
+    createdAt: at,
+    updatedAt: at,
+    version: 2
+  }
+}

@@ -13,6 +13,7 @@ import {
   type PatchOutcome
 } from '../src/patches.js'
 import type { MoneySplitPatch, PatchEntry } from '../src/requests.js'
+import { chargedCardWith } from './fixtures.js'
 
 // -------------------------------------------------------------------------------------
 // arbitraries
@@ -48,39 +49,7 @@ const paymentOf = (seeds: ReadonlyArray<SplitSeed>): Payment => {
       isFee: s.isFee
     }
   })
-  const gross = moneySplits.reduce((sum, s) => sum + s.amount, 0)
-  return {
-    status: 'Charged',
-    kind: 'card',
-    paymentReferenceID: PAYMENT_ID,
-    externalPaymentReferenceID: 'order-1',
-    environment: 'test',
-    paymentGateway: 'creditcard',
-    chargeImmediately: true,
-    sellerConnectedAccountID: 'cccccccc-0000-4000-8000-000000000000',
-    currency: 'NOK',
-    grossAmount: gross,
-    moneySplits,
-    customerExternalID: 'customer-1',
-    webhookSubscriptions: [],
-    successUrl: 'https://shop.example/ok',
-    failedUrl: 'https://shop.example/failed',
-    metaData: {},
-    chargedAmount: gross,
-    refundedAmount: 0,
-    excessRefundedAmount: 0,
-    paidAmount: 0,
-    formAttempts: [],
-    allocation: moneySplits.map((s) => ({
-      splitID: s.splitID,
-      connectedAccountID: s.connectedAccountID,
-      isFee: s.isFee,
-      amount: s.amount
-    })),
-    createdAt: AT,
-    updatedAt: AT,
-    version: 2
-  }
+  return chargedCardWith(PAYMENT_ID, AT, moneySplits)
 }
 
 /** Split amounts: mostly small, some zero, some huge (their sum stays a safe integer for ≤ 30). */

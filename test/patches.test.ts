@@ -12,6 +12,7 @@ import {
   type PatchOutcome
 } from '../src/patches.js'
 import type { MoneySplitPatch, PatchEntry } from '../src/requests.js'
+import { chargedCardWith } from './fixtures.js'
 
 // -------------------------------------------------------------------------------------
 // fixtures
@@ -47,39 +48,7 @@ const makePayment = (splits: ReadonlyArray<number | SplitSpec>): Payment => {
   const moneySplits = splits.map((s, i) =>
     makeSplit(typeof s === 'number' ? { splitID: i + 1, amount: s } : s)
   )
-  const gross = moneySplits.reduce((sum, s) => sum + s.amount, 0)
-  return {
-    status: 'Charged',
-    kind: 'card',
-    paymentReferenceID: PAYMENT_ID,
-    externalPaymentReferenceID: 'order-1',
-    environment: 'test',
-    paymentGateway: 'creditcard',
-    chargeImmediately: true,
-    sellerConnectedAccountID: 'cccccccc-0000-4000-8000-000000000000',
-    currency: 'NOK',
-    grossAmount: gross,
-    moneySplits,
-    customerExternalID: 'customer-1',
-    webhookSubscriptions: [],
-    successUrl: 'https://shop.example/ok',
-    failedUrl: 'https://shop.example/failed',
-    metaData: {},
-    chargedAmount: gross,
-    refundedAmount: 0,
-    excessRefundedAmount: 0,
-    paidAmount: 0,
-    formAttempts: [],
-    allocation: moneySplits.map((s) => ({
-      splitID: s.splitID,
-      connectedAccountID: s.connectedAccountID,
-      isFee: s.isFee,
-      amount: s.amount
-    })),
-    createdAt: AT,
-    updatedAt: AT,
-    version: 2
-  }
+  return chargedCardWith(PAYMENT_ID, AT, moneySplits)
 }
 
 const update = (splitID: number, newAmount: number): PatchEntry => ({
