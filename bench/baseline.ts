@@ -108,11 +108,8 @@ const created = (id: string, at: string, r: PaymentIntentRequest, version: numbe
   return p
 }
 
-const allocationOf = (splits: ReadonlyArray<MoneySplit>): Allocation[] => {
-  const out: Allocation[] = []
-  for (const s of splits) out.push({ splitID: s.splitID, connectedAccountID: s.connectedAccountID, isFee: s.isFee, amount: s.amount })
-  return out
-}
+/** The allocation at the charge: the split records of that moment, shared (as paysplit does). */
+const allocationOf = (splits: ReadonlyArray<MoneySplit>): ReadonlyArray<Allocation> => splits
 
 const refundOf = (s: MoneySplit, refundAmount: number): RefundedSplit => {
   const r: { -readonly [K in keyof RefundedSplit]: RefundedSplit[K] } = {

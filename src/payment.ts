@@ -4,6 +4,7 @@
  *
  * @module payment
  */
+import { markTrusted } from './trust.js'
 import type {
   Customer,
   Environment,
@@ -39,15 +40,11 @@ export interface MoneySplit {
 }
 
 /**
- * What a split held when the payment became `Charged`: the base of `settlement`.
- * Empty before the payment is charged.
+ * What a split held when the payment became `Charged`: the base of `settlement`. It is the
+ * money-split record itself, as it stood then: `Payment.allocation` is the very (frozen) list of
+ * splits the payment held at the charge, shared, not copied.
  */
-export interface Allocation {
-  readonly splitID: number
-  readonly connectedAccountID: string
-  readonly isFee: boolean
-  readonly amount: number
-}
+export type Allocation = MoneySplit
 
 /** A failed attempt at the payment form. */
 export interface FormAttempt {
@@ -93,7 +90,10 @@ export interface Payment {
   /** Invoices: the KID the customer pays with. */
   readonly kid?: string
   readonly formAttempts: ReadonlyArray<FormAttempt>
-  /** The splits as they stood when the payment became `Charged`; empty before. */
+  /**
+   * The splits as they stood when the payment became `Charged` (the same records, shared with the
+   * `moneySplits` of that moment); empty before.
+   */
   readonly allocation: ReadonlyArray<Allocation>
   readonly createdAt: string
   readonly updatedAt: string
@@ -122,7 +122,7 @@ export type PaymentState = NoPayment | Payment
  * assert.strictEqual(initialState.status, 'NoPayment')
  * assert.strictEqual(replay([]), initialState)
  */
-export const initialState: PaymentState = Object.freeze({ status: 'NoPayment' as const })
+export const initialState: PaymentState = Object.freeze(markTrusted({ status: 'NoPayment' as const }))
 
 // -------------------------------------------------------------------------------------
 // refinements

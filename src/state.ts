@@ -305,15 +305,24 @@ interface Splits {
   readonly sum: number | undefined
 }
 
-const readSplits = (issues: Issues, u: unknown, paymentReferenceID: string | undefined): Splits | undefined => {
-  const n = arrayLength(issues, 'moneySplits', u)
+/**
+ * Reads a list of money-split records: the payment's `moneySplits`, or its `allocation` (the
+ * splits as they stood at the charge, the same kind of record).
+ */
+const readSplits = (
+  issues: Issues,
+  field: 'moneySplits' | 'allocation',
+  u: unknown,
+  paymentReferenceID: string | undefined
+): Splits | undefined => {
+  const n = arrayLength(issues, field, u)
   if (n === undefined) return undefined
   const arr = u as ReadonlyArray<unknown>
   const splits: Array<MoneySplit> = []
   let sum: number | undefined = 0
   let previousID = 0
   for (let i = 0; i < n && !issues.full(); i++) {
-    const path = `moneySplits.${String(i)}`
+    const path = `${field}.${String(i)}`
     const e = arr[i]
     if (!isRecord(e)) {
       issues.add(path, `${path} must be a money-split record.`)
@@ -349,7 +358,7 @@ const readSplits = (issues: Issues, u: unknown, paymentReferenceID: string | und
     const isFee = bool(issues, `${path}.isFee`, isFeeIn)
     if (amt === undefined || sum === undefined) sum = undefined
     else if (amt > Number.MAX_SAFE_INTEGER - sum) {
-      issues.add('moneySplits', 'The sum of the split amounts must stay within the safe-integer range.')
+      issues.add(field, `The sum of the ${field === 'allocation' ? 'allocation' : 'split'} amounts must stay within the safe-integer range.`)
       sum = undefined
     } else sum += amt
     if (
@@ -377,51 +386,31 @@ const readSplits = (issues: Issues, u: unknown, paymentReferenceID: string | und
   return { splits, sum }
 }
 
-interface Allocations {
-  readonly allocation: ReadonlyArray<Allocation>
-  readonly sum: number | undefined
-}
-
-const readAllocation = (issues: Issues, u: unknown): Allocations | undefined => {
-  const n = arrayLength(issues, 'allocation', u)
-  if (n === undefined) return undefined
-  const arr = u as ReadonlyArray<unknown>
-  const allocation: Array<Allocation> = []
-  let sum: number | undefined = 0
-  let previousID = 0
-  for (let i = 0; i < n && !issues.full(); i++) {
-    const path = `allocation.${String(i)}`
-    const e = arr[i]
-    if (!isRecord(e)) {
-      issues.add(path, `${path} must be an object with splitID, connectedAccountID, isFee and amount.`)
-      sum = undefined
-      continue
+/**
+ * The allocation as validated: when it holds exactly the current splits (nothing refunded since
+ * the charge), the very list of the splits, shared as `transition` shares it; else its own list.
+ */
+const shareIfSame = (allocation: Splits, splits: Splits | undefined): Splits => {
+  if (splits === undefined) return allocation
+  const a = allocation.splits
+  const b = splits.splits
+  if (a.length !== b.length) return allocation
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as MoneySplit
+    const y = b[i] as MoneySplit
+    if (
+      x.splitID !== y.splitID ||
+      x.connectedAccountID !== y.connectedAccountID ||
+      x.amount !== y.amount ||
+      x.isFee !== y.isFee ||
+      x.insertTime !== y.insertTime ||
+      x.description !== y.description ||
+      x.externalID !== y.externalID
+    ) {
+      return allocation
     }
-    const splitIDIn = e['splitID']
-    const accountIn = e['connectedAccountID']
-    const isFeeIn = e['isFee']
-    const amountIn = e['amount']
-    let splitID: number | undefined
-    if (typeof splitIDIn !== 'number' || !Number.isSafeInteger(splitIDIn) || splitIDIn < 1) {
-      issues.add(`${path}.splitID`, `${path}.splitID must be a safe integer of at least 1.`)
-    } else if (splitIDIn <= previousID) {
-      issues.add(`${path}.splitID`, `${path}.splitID must be greater than the splitID before it (splitIDs ascend).`)
-    } else {
-      splitID = splitIDIn
-      previousID = splitIDIn
-    }
-    const account = uuid(issues, `${path}.connectedAccountID`, accountIn)
-    const isFee = bool(issues, `${path}.isFee`, isFeeIn)
-    const amt = amount(issues, `${path}.amount`, amountIn)
-    if (amt === undefined || sum === undefined) sum = undefined
-    else if (amt > Number.MAX_SAFE_INTEGER - sum) {
-      issues.add('allocation', 'The sum of the allocation amounts must stay within the safe-integer range.')
-      sum = undefined
-    } else sum += amt
-    if (splitID === undefined || account === undefined || isFee === undefined || amt === undefined) continue
-    allocation.push({ splitID, connectedAccountID: account, isFee, amount: amt })
   }
-  return { allocation, sum }
+  return splits
 }
 
 // -------------------------------------------------------------------------------------
@@ -469,7 +458,7 @@ const checkSplitsAllocated = (
     const s = splits[i]
     /* v8 ignore if -- unreachable: readSplits builds the list by push, without holes */
     if (s === undefined) continue
-    while (j < allocation.length && /* v8 ignore next -- unreachable `?? 0`: j < allocation.length, and readAllocation builds the list without holes */ (allocation[j]?.splitID ?? 0) < s.splitID) j++
+    while (j < allocation.length && /* v8 ignore next -- unreachable `?? 0`: j < allocation.length, and readSplits builds the list without holes */ (allocation[j]?.splitID ?? 0) < s.splitID) j++
     const a = allocation[j]
     const path = `moneySplits.${String(i)}`
     if (a === undefined || a.splitID !== s.splitID) {
@@ -642,7 +631,7 @@ const validatePayment = (o: Readonly<Record<string, unknown>>, statusIn: unknown
   if (typeof currencyIn === 'string' && isCurrencyCode(currencyIn)) currency = currencyIn
   else issues.add('currency', 'currency must be an active ISO 4217 code in upper case.')
   const grossAmount = amount(issues, 'grossAmount', grossAmountIn)
-  const splits = readSplits(issues, moneySplitsIn, paymentReferenceID)
+  const splits = readSplits(issues, 'moneySplits', moneySplitsIn, paymentReferenceID)
   const customerExternalID = text(issues, 'customerExternalID', customerExternalIDIn, 1, MAX_STRING)
   const customer = customerIn === undefined ? undefined : readCustomer(issues, customerIn)
   const webhookSubscriptions = readSubscriptions(issues, webhookSubscriptionsIn)
@@ -664,7 +653,8 @@ const validatePayment = (o: Readonly<Record<string, unknown>>, statusIn: unknown
   if (kind === 'invoice' && formAttempts !== undefined && formAttempts.length > 0) {
     issues.add('formAttempts', 'An invoice has no payment form, so no form attempts.')
   }
-  const allocation = readAllocation(issues, allocationIn)
+  const allocationRead = readSplits(issues, 'allocation', allocationIn, paymentReferenceID)
+  const allocation = allocationRead === undefined ? undefined : shareIfSame(allocationRead, splits)
   const createdAt = timestamp(issues, 'createdAt', createdAtIn)
   const updatedAt = timestamp(issues, 'updatedAt', updatedAtIn)
   let version: number | undefined
@@ -679,17 +669,17 @@ const validatePayment = (o: Readonly<Record<string, unknown>>, statusIn: unknown
       grossAmount,
       splitSum: splits?.sum,
       allocationSum: allocation?.sum,
-      allocationLength: allocation?.allocation.length,
+      allocationLength: allocation?.splits.length,
       chargedAmount,
       refundedAmount,
       excessRefundedAmount,
       paidAmount
     })
     if ((status === 'Charged' || status === 'Refunded') && splits !== undefined && allocation !== undefined) {
-      checkSplitsAllocated(issues, splits.splits, allocation.allocation)
+      checkSplitsAllocated(issues, splits.splits, allocation.splits)
     }
   }
-  if (splits !== undefined && allocation !== undefined) checkFeeAccount(issues, splits.splits, allocation.allocation)
+  if (splits !== undefined && allocation !== undefined) checkFeeAccount(issues, splits.splits, allocation.splits)
 
   if (
     issues.list.length > 0 ||
@@ -742,7 +732,7 @@ const validatePayment = (o: Readonly<Record<string, unknown>>, statusIn: unknown
     excessRefundedAmount,
     paidAmount,
     formAttempts,
-    allocation: allocation.allocation,
+    allocation: allocation.splits,
     createdAt,
     updatedAt,
     version

@@ -478,7 +478,7 @@ describe('the decider laws on examples', () => {
     expect(replay(all)).toEqual(s)
   })
 
-  it('outputs are deep-frozen and the input state is left as it was', () => {
+  it('the new state is deep-frozen and the input state is left as it was', () => {
     const before = paymentAfter(create())
     const copy = structuredClone(before)
     const after = run(before, complete()).state

@@ -172,12 +172,7 @@ export const charge = (p: Payment, at: string = later): Payment => {
     chargedAmount: p.kind === 'invoice' ? paidAmount : p.grossAmount,
     refundedAmount: p.refundedAmount + excess,
     excessRefundedAmount: p.excessRefundedAmount + excess,
-    allocation: p.moneySplits.map((s) => ({
-      splitID: s.splitID,
-      connectedAccountID: s.connectedAccountID,
-      isFee: s.isFee,
-      amount: s.amount
-    })),
+    allocation: p.moneySplits,
     updatedAt: at,
     version: p.version + 1
   }
@@ -376,12 +371,7 @@ export const chargedCardWith = (paymentReferenceID: string, at: string, moneySpl
     excessRefundedAmount: 0,
     paidAmount: 0,
     formAttempts: [],
-    allocation: moneySplits.map((s) => ({
-      splitID: s.splitID,
-      connectedAccountID: s.connectedAccountID,
-      isFee: s.isFee,
-      amount: s.amount
-    })),
+    allocation: moneySplits,
     createdAt: at,
     updatedAt: at,
     version: 2
