@@ -5,7 +5,7 @@
  * error). Input invalid in its last split: ajv with `allErrors`, as paysplit collects every issue
  * too; both sides must report both problems of that split.
  */
-import { decodePaymentIntentRequest, PaymentIntentRequest } from '../src/codecs.js'
+import { decodePaymentIntentRequest, PaymentIntentRequest } from './paysplit.js'
 import { ajvValidators, crossFieldRulesHold } from './ajv.js'
 import { invalidRequestJson, requestJson } from './fixtures.js'
 import { ratio, report, us } from './harness.js'

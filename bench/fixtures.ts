@@ -3,10 +3,9 @@
  * card payment's life, and payments with many splits for the split-patch benchmark.
  */
 import type { Command } from '../src/commands.js'
-import { replay, transition } from '../src/decider.js'
+import { initialState, replay, transition } from './paysplit.js'
 import type { PaymentEvent } from '../src/events.js'
 import type { Payment, PaymentState } from '../src/payment.js'
-import { initialState } from '../src/payment.js'
 import type { MoneySplitPatch, PaymentIntentRequest } from '../src/requests.js'
 
 export const PAYMENT_ID = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'

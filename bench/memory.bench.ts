@@ -9,9 +9,9 @@
  *   complete form, charge, partial refund, full refund), nothing kept; the heap after a full GC
  *   at the end against the heap after a full GC before (and halfway, to show it is flat).
  */
-import { transition } from '../src/decider.js'
+import { transition } from './paysplit.js'
 import type { PaymentState } from '../src/payment.js'
-import { initialState } from '../src/payment.js'
+import { initialState } from './paysplit.js'
 import type { PaymentIntentRequest } from '../src/requests.js'
 import { handReducer } from './baseline.js'
 import { charge, completeForm, fullRefund, PAYMENT_ID, partialRefund, requestJson, T0 } from './fixtures.js'

@@ -14,7 +14,7 @@
  * side in alternating rounds; t(N) for every N is printed too.
  */
 import type { Command } from '../src/commands.js'
-import { transition } from '../src/decider.js'
+import { transition } from './paysplit.js'
 import type { Payment } from '../src/payment.js'
 import type { MoneySplitPatch } from '../src/requests.js'
 import { chargedWithSplits, lowerAll, lowerSplits, T3 } from './fixtures.js'

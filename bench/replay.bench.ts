@@ -7,8 +7,8 @@
  */
 import type { PaymentEvent } from '../src/events.js'
 import type { Payment } from '../src/payment.js'
-import { initialState } from '../src/payment.js'
-import { replay } from '../src/decider.js'
+import { initialState } from './paysplit.js'
+import { replay } from './paysplit.js'
 import { handReplay } from './baseline.js'
 import { charge, completeForm, createCommand, fullRefund, partialRefund, requestJson, run } from './fixtures.js'
 import { keep, ratio, report, us } from './harness.js'

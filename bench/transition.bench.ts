@@ -10,9 +10,9 @@
  *   two cross-field rules JSON Schema cannot say) and its patch schema for the partial refund.
  */
 import type { Command } from '../src/commands.js'
-import { transition } from '../src/decider.js'
+import { transition } from './paysplit.js'
 import type { Payment, PaymentState } from '../src/payment.js'
-import { initialState } from '../src/payment.js'
+import { initialState } from './paysplit.js'
 import type { PaymentIntentRequest } from '../src/requests.js'
 import { ajvValidators, crossFieldRulesHold } from './ajv.js'
 import { handReducer } from './baseline.js'

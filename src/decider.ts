@@ -16,6 +16,7 @@
  */
 import * as E from './either.js'
 import { validatePaymentIntentRequest } from './codecs.js'
+import type { PaymentIntentRequest } from './requests.js'
 import type { Command, CommandType } from './commands.js'
 import { commandTypes } from './commands.js'
 import type { Issue, PaymentError } from './errors.js'
@@ -93,7 +94,7 @@ const deepFreeze = <A>(value: A): A => {
  * frozen list are frozen already, which `Object.freeze` finds out at once.
  */
 const freezeRecords = (list: ReadonlyArray<object>): void => {
-  if (Object.isFrozen(list)) return
+  if (list === NONE || Object.isFrozen(list)) return
   Object.freeze(list)
   for (let i = 0; i < list.length; i++) Object.freeze(list[i])
 }
@@ -120,9 +121,10 @@ const trustAfter = (after: PaymentState, before: PaymentState): PaymentState => 
   if (after.moneySplits !== b.moneySplits) freezeRecords(after.moneySplits)
   if (after.allocation !== b.allocation && after.allocation !== b.moneySplits) freezeRecords(after.allocation)
   if (after.formAttempts !== b.formAttempts) freezeRecords(after.formAttempts)
-  if (after.customer !== b.customer) deepFreeze(after.customer)
-  if (after.webhookSubscriptions !== b.webhookSubscriptions) deepFreeze(after.webhookSubscriptions)
-  if (after.metaData !== b.metaData) deepFreeze(after.metaData)
+  // flat records (strings, numbers, booleans, null), as the codec makes them: nothing to walk into
+  if (after.customer !== b.customer && after.customer !== undefined) Object.freeze(after.customer)
+  if (after.webhookSubscriptions !== b.webhookSubscriptions) freezeRecords(after.webhookSubscriptions)
+  if (after.metaData !== b.metaData) Object.freeze(after.metaData)
   return after
 }
 
@@ -184,6 +186,32 @@ const readEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
 // decide
 // -------------------------------------------------------------------------------------
 
+/**
+ * The request without its customer (the customer goes into its own event). A fresh object
+ * literal naming every field (optional ones only when present), not `{ customer, ...rest }`:
+ * V8 copies an object rest pattern through a slow generic path.
+ */
+const withoutCustomer = (r: PaymentIntentRequest): Omit<PaymentIntentRequest, 'customer'> => {
+  const o: { -readonly [K in keyof Omit<PaymentIntentRequest, 'customer'>]: PaymentIntentRequest[K] } = {
+    externalPaymentReferenceID: r.externalPaymentReferenceID,
+    environment: r.environment,
+    paymentGateway: r.paymentGateway,
+    sellerConnectedAccountID: r.sellerConnectedAccountID,
+    grossAmount: r.grossAmount,
+    currency: r.currency,
+    moneySplitList: r.moneySplitList,
+    customerExternalID: r.customerExternalID,
+    webhookSubscriptions: r.webhookSubscriptions,
+    successUrl: r.successUrl,
+    failedUrl: r.failedUrl,
+    metaData: r.metaData
+  }
+  if (r.chargeImmediately !== undefined) o.chargeImmediately = r.chargeImmediately
+  if (r.externalObjectIdTag !== undefined) o.externalObjectIdTag = r.externalObjectIdTag
+  if (r.description !== undefined) o.description = r.description
+  return o
+}
+
 const decideCreate = (env: Envelope): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
   const paymentReferenceID = own(env.fields, 'paymentReferenceID')
   const rawRequest = own(env.fields, 'request')
@@ -213,7 +241,8 @@ const decideCreate = (env: Envelope): E.Either<PaymentError, ReadonlyArray<Payme
   }
   const request = checked.value
   if (issues.length > 0 || request === undefined) return E.left(validationError(issues))
-  const { customer, ...rest } = request
+  const customer = request.customer
+  const rest = customer === undefined ? request : withoutCustomer(request)
   const id = paymentReferenceID as string
   const created: PaymentCreated =
     request.paymentGateway === 'invoice'
@@ -451,6 +480,9 @@ export const decide = (
 
 type Mutable<A> = { -readonly [K in keyof A]: A[K] }
 
+/** The empty list a new payment starts with (no form attempts, no allocation): one, frozen, shared. */
+const NONE: ReadonlyArray<never> = Object.freeze([])
+
 const created = (e: PaymentCreated): Payment => {
   const r = e.request
   const id = e.paymentReferenceID
@@ -493,8 +525,8 @@ const created = (e: PaymentCreated): Payment => {
     refundedAmount: 0,
     excessRefundedAmount: 0,
     paidAmount: 0,
-    formAttempts: [],
-    allocation: [],
+    formAttempts: NONE,
+    allocation: NONE,
     createdAt: e.at,
     updatedAt: e.at,
     version: 1
