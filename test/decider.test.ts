@@ -513,4 +513,24 @@ describe('the decider laws on examples', () => {
     expect(errorOf(paymentAfter(create()), proxy).code).toBe('ValidationFailed')
     expect(errorOf(proxy as never, charge()).code).toBe('ValidationFailed')
   })
+
+  it('only the states transition made are trusted: a copy, a frozen forgery or a proxy of one is validated', () => {
+    const reserved = paymentAfter(create(), complete())
+    // a valid spread copy is validated and accepted
+    const copied = transition({ ...reserved }, charge())
+    expect(E.isRight(copied) && copied.right[0].status).toBe('Charged')
+    // a frozen copy with a broken invariant is not mistaken for a trusted state
+    const forged = Object.freeze({ ...reserved, grossAmount: reserved.grossAmount + 1 })
+    expect(errorOf(forged, charge()).code).toBe('ValidationFailed')
+    const cloned = structuredClone(reserved)
+    expect(E.isRight(transition(cloned, charge()))).toBe(true)
+    // a proxy over the (frozen) trusted state that lies about a field is caught, not trusted
+    const lying = new Proxy(reserved, {
+      get: (target, key, receiver) => (key === 'grossAmount' ? 1 : Reflect.get(target, key, receiver))
+    })
+    expect(errorOf(lying, charge()).code).toBe('ValidationFailed')
+    // an honest proxy is validated like any foreign state, and accepted
+    const honest = transition(new Proxy(reserved, {}), charge())
+    expect(E.isRight(honest) && honest.right[0].status).toBe('Charged')
+  })
 })

@@ -41,7 +41,13 @@ const events = []
 const step = (c) => { const r = transition(s, c); if (r._tag === 'Left') throw new Error(r.left.code); s = r.right[0]; events.push(...r.right[1]) }
 step({ type: 'CreatePayment', at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c', request })
 step({ type: 'CompletePaymentForm', at: '2026-11-21T10:00:01.000Z' })
+const reserved = s
 step({ type: 'ChargePayment', at: '2026-11-21T10:00:02.000Z' })
+// a state transition made is trusted by the build too: used as it is, its unchanged splits shared;
+// a copy of it is validated into fresh objects first
+out.trusted = s.moneySplits === reserved.moneySplits && Object.isFrozen(s)
+const fromCopy = transition({ ...reserved }, { type: 'ChargePayment', at: '2026-11-21T10:00:02.000Z' })
+out.copyValidated = fromCopy._tag === 'Right' && fromCopy.right[0].moneySplits !== reserved.moneySplits
 const patch = proportionalPatch(s, 100)
 step({ type: 'RefundPartially', at: '2026-11-21T10:00:03.000Z', patch: patch.right })
 out.status = s.status
@@ -113,6 +119,8 @@ describe('the built package, imported by name from outside the repo', () => {
     status: 'Charged',
     amounts: [900, 1000, 100],
     replayed: true,
+    trusted: true,
+    copyValidated: true,
     refused: 'CancelNotAllowedInStatus',
     long: { _tag: 'Some', value: 'Charged' },
     kid: true,
