@@ -4,7 +4,7 @@
  * - retained bytes per payment with 5 splits: 100 000 payments created by `transition` from
  *   fresh JSON requests and held in an array, against the same payments built by the
  *   hand-written reducer of `baseline.ts` from the same requests (its state is the same plain
- *   data; paysplit's is also frozen and remembered in the trusted-state WeakSet);
+ *   data; paysplit's is also frozen and carries the private trust mark);
  * - heap growth over 10⁶ transitions: 200 000 card lifecycles of 5 transitions each (create,
  *   complete form, charge, partial refund, full refund), nothing kept; the heap after a full GC
  *   at the end against the heap after a full GC before (and halfway, to show it is flat).
