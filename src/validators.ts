@@ -1,9 +1,10 @@
 /**
  * Small pure predicates for the formats of SPEC §3, shared by the codecs, the decider and the
- * wire mapping. Each runs in time linear in its input, checks length limits before anything
- * else, and uses no regular expression (character-code loops only), so no input can make it
- * backtrack. Lengths are counted in UTF-16 code units (`string.length`, as an HTML `maxlength`
- * does).
+ * wire mapping. Each runs in time linear in its input and checks length limits before anything
+ * else. The regular expressions here cannot backtrack badly: each is anchored or a single
+ * character class, and a repeated part never matches the character that ends it (a label cannot
+ * hold the dot after it), so a failed match gives back each character at most once. Lengths are
+ * counted in UTF-16 code units (`string.length`, as an HTML `maxlength` does).
  *
  * @module validators
  */
@@ -60,9 +61,6 @@ export const MAX_METADATA_VALUE_LENGTH = 500
 // characters
 // -------------------------------------------------------------------------------------
 
-const isHexCode = (c: number): boolean =>
-  (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
-
 const isDigitCode = (c: number): boolean => c >= 48 && c <= 57
 
 /**
@@ -99,19 +97,10 @@ export const isSpaceOrControl = (c: number): boolean =>
  * assert.strictEqual(hasSpaceOrControl('a b'), true)
  * assert.strictEqual(hasSpaceOrControl('ab'), false)
  */
-export const hasSpaceOrControl = (s: string): boolean => {
-  for (let i = 0; i < s.length; i++) {
-    if (isSpaceOrControl(s.charCodeAt(i))) return true
-  }
-  return false
-}
+export const hasSpaceOrControl = (s: string): boolean => SPACE_OR_CONTROL.test(s)
 
-const allDigits = (s: string): boolean => {
-  for (let i = 0; i < s.length; i++) {
-    if (!isDigitCode(s.charCodeAt(i))) return false
-  }
-  return true
-}
+/** The code units {@link isSpaceOrControl} accepts, as one character class. */
+const SPACE_OR_CONTROL = /[\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/
 
 // -------------------------------------------------------------------------------------
 // identifiers
@@ -128,24 +117,10 @@ const allDigits = (s: string): boolean => {
  * assert.strictEqual(isUuid('0B7B7F5E-6F3A-4C59-9A52-8F1B2A6F0C11'), true)
  * assert.strictEqual(isUuid('0b7b7f5e6f3a4c599a528f1b2a6f0c11'), false)
  */
-export const isUuid = (s: string): boolean =>
-  s.length === 36 &&
-  hexRun(s, 0, 8) &&
-  s.charCodeAt(8) === 45 &&
-  hexRun(s, 9, 13) &&
-  s.charCodeAt(13) === 45 &&
-  hexRun(s, 14, 18) &&
-  s.charCodeAt(18) === 45 &&
-  hexRun(s, 19, 23) &&
-  s.charCodeAt(23) === 45 &&
-  hexRun(s, 24, 36)
+export const isUuid = (s: string): boolean => s.length === 36 && UUID.test(s)
 
-const hexRun = (s: string, from: number, to: number): boolean => {
-  for (let i = from; i < to; i++) {
-    if (!isHexCode(s.charCodeAt(i))) return false
-  }
-  return true
-}
+/** A fixed length and one way to match each character: nothing to backtrack. */
+const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i
 
 // -------------------------------------------------------------------------------------
 // time
@@ -255,25 +230,15 @@ export const isAmount = (n: unknown): n is number =>
  * assert.strictEqual(isEmail('kari@localhost'), false) // no dot in the domain
  * assert.strictEqual(isEmail('kari@example..no'), false) // empty label
  */
-export const isEmail = (s: string): boolean => {
-  const n = s.length
-  if (n > MAX_EMAIL_LENGTH || n < 3) return false
-  let at = -1
-  let dot = false
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i)
-    if (isSpaceOrControl(c)) return false
-    if (c === 64) {
-      if (at !== -1) return false
-      at = i
-    } else if (c === 46 && at !== -1) {
-      // a dot in the domain: neither first, last, nor next to another dot
-      if (i === at + 1 || i === n - 1 || s.charCodeAt(i - 1) === 46) return false
-      dot = true
-    }
-  }
-  return at >= 1 && at <= 64 && dot
-}
+export const isEmail = (s: string): boolean =>
+  s.length <= MAX_EMAIL_LENGTH && !hasSpaceOrControl(s) && EMAIL.test(s)
+
+/**
+ * One `@` after 1–64 other characters, then labels of one or more characters (no `@`, no dot)
+ * joined by single dots, at least two of them. A label cannot hold the dot that ends it, so a
+ * failed match gives back each character at most once.
+ */
+const EMAIL = /^[^@]{1,64}@[^@.]+(?:\.[^@.]+)+$/
 
 /**
  * True when `s` is an absolute `http:` or `https:` URL as SPEC §3 has it: at most 2048
@@ -290,10 +255,8 @@ export const isEmail = (s: string): boolean => {
  * assert.strictEqual(isHttpUrl('/relative/path'), false)
  */
 export const isHttpUrl = (s: string): boolean => {
-  if (s.length > MAX_URL_LENGTH) return false
-  const fast = plainHttpUrl(s)
-  if (fast !== undefined) return fast
-  if (hasSpaceOrControl(s)) return false
+  if (s.length > MAX_URL_LENGTH || hasSpaceOrControl(s)) return false
+  if (PLAIN_HTTP_URL.test(s)) return true
   let url: URL
   try {
     url = new URL(s)
@@ -303,67 +266,15 @@ export const isHttpUrl = (s: string): boolean => {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0
 }
 
-const isAlnumCode = (c: number): boolean =>
-  (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
-
 /**
- * Fast path of {@link isHttpUrl} for the everyday shape `http(s)://` + a host name of ASCII
- * letters, digits, hyphens and single dots whose last label starts with a letter and no label
- * starts with `xn--`, + an optional port ≤ 65535, then nothing or `/`, `?`, `#` and anything:
- * the WHATWG parser accepts every such string, so the answer is whether it holds no space or
- * control character. Anything else gives `undefined`, and the caller asks the parser.
+ * The fast path of {@link isHttpUrl}, the everyday shape the WHATWG parser accepts whenever the
+ * string holds no space or control character: `http(s)://`, a host name of ASCII letters, digits
+ * and hyphens in labels joined by single dots, no label starting with `xn--` and the last one
+ * starting with a letter (so no IPv4 address), then the end or `/`, `?`, `#` and anything. For
+ * anything else (a port, an IP address, an internationalised name…) the parser is asked. A label
+ * cannot hold the dot that ends it, so the match cannot backtrack more than once per label.
  */
-const plainHttpUrl = (s: string): boolean | undefined => {
-  const n = s.length
-  let i: number
-  if (s.startsWith('https://')) i = 8
-  else if (s.startsWith('http://')) i = 7
-  else return undefined
-  let labelStart = i
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i)
-    if (c === 46) {
-      if (i === labelStart) return undefined
-      if (!plainLabel(s, labelStart)) return undefined
-      labelStart = i + 1
-    } else if (c === 47 || c === 63 || c === 35 || c === 58) {
-      break
-    } else if (!(isAlnumCode(c) || c === 45)) {
-      return undefined
-    }
-  }
-  // last label: non-empty, starts with a letter (so the host is no IPv4 address)
-  if (i === labelStart || !plainLabel(s, labelStart)) return undefined
-  const first = s.charCodeAt(labelStart) | 0x20
-  if (first < 97 || first > 122) return undefined
-  if (i < n && s.charCodeAt(i) === 58) {
-    let port = 0
-    let digits = 0
-    for (i++; i < n; i++) {
-      const c = s.charCodeAt(i)
-      if (!isDigitCode(c)) break
-      port = port * 10 + (c - 48)
-      if (++digits > 5) return undefined
-    }
-    if (port > 65535) return undefined
-  }
-  if (i === n) return true
-  const c = s.charCodeAt(i)
-  if (c !== 47 && c !== 63 && c !== 35) return undefined
-  for (i++; i < n; i++) {
-    if (isSpaceOrControl(s.charCodeAt(i))) return false
-  }
-  return true
-}
-
-/** A label that does not start with `xn--` (whose punycode the parser would have to check). */
-const plainLabel = (s: string, start: number): boolean =>
-  !(
-    (s.charCodeAt(start) | 0x20) === 120 &&
-    (s.charCodeAt(start + 1) | 0x20) === 110 &&
-    s.charCodeAt(start + 2) === 45 &&
-    s.charCodeAt(start + 3) === 45
-  )
+const PLAIN_HTTP_URL = /^https?:\/\/(?:(?!xn--)[a-z\d-]+\.)*(?!xn--)[a-z][a-z\d-]*(?:[/?#]|$)/i
 
 /**
  * True when `s` is an international dialling prefix: `+` and 1–4 digits.
@@ -375,8 +286,7 @@ const plainLabel = (s: string, start: number): boolean =>
  * assert.strictEqual(isMobilePrefix('+47'), true)
  * assert.strictEqual(isMobilePrefix('47'), false)
  */
-export const isMobilePrefix = (s: string): boolean =>
-  s.length >= 2 && s.length <= 5 && s.charCodeAt(0) === 43 && allDigits(s.slice(1))
+export const isMobilePrefix = (s: string): boolean => s.length <= 5 && /^\+\d{1,4}$/.test(s)
 
 /**
  * True when `s` is a mobile number without its prefix: 4–15 digits.
@@ -388,12 +298,31 @@ export const isMobilePrefix = (s: string): boolean =>
  * assert.strictEqual(isMobileNumber('91234567'), true)
  * assert.strictEqual(isMobileNumber('912 34 567'), false)
  */
-export const isMobileNumber = (s: string): boolean =>
-  s.length >= 4 && s.length <= 15 && allDigits(s)
+export const isMobileNumber = (s: string): boolean => s.length <= 15 && /^\d{4,15}$/.test(s)
 
 // -------------------------------------------------------------------------------------
 // webhooks
 // -------------------------------------------------------------------------------------
+
+/**
+ * The webhook event types (SPEC §5), in their short form, in the order of the payment's life.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { webhookEventTypes } from './validators.js'
+ * assert.strictEqual(webhookEventTypes.length, 7)
+ * assert.ok(webhookEventTypes.includes('PartiallyRefunded'))
+ */
+export const webhookEventTypes: ReadonlyArray<WebhookEventType> = [
+  'Initiated',
+  'Reserved',
+  'Charged',
+  'Cancelled',
+  'Refunded',
+  'PartiallyRefunded',
+  'InvoiceAdjusted'
+]
 
 /**
  * Reads a webhook event type (SPEC §5) in its short form (`Charged`) or the service's long form
@@ -408,29 +337,10 @@ export const isMobileNumber = (s: string): boolean =>
  * assert.strictEqual(parseWebhookEventType('charged'), undefined)
  */
 export const parseWebhookEventType = (s: unknown): WebhookEventType | undefined => {
-  switch (s) {
-    case 'Initiated':
-    case 'InitiatedPayment':
-      return 'Initiated'
-    case 'Reserved':
-    case 'ReservedPayment':
-      return 'Reserved'
-    case 'Charged':
-    case 'ChargedPayment':
-      return 'Charged'
-    case 'Cancelled':
-    case 'CancelledPayment':
-      return 'Cancelled'
-    case 'Refunded':
-    case 'RefundedPayment':
-      return 'Refunded'
-    case 'PartiallyRefunded':
-    case 'PartiallyRefundedPayment':
-      return 'PartiallyRefunded'
-    case 'InvoiceAdjusted':
-    case 'InvoiceAdjustedPayment':
-      return 'InvoiceAdjusted'
-    default:
-      return undefined
-  }
+  if (typeof s !== 'string') return undefined
+  // the long form is the short one + 'Payment'
+  const short = s.endsWith('Payment') ? s.slice(0, -7) : s
+  return (webhookEventTypes as ReadonlyArray<string>).includes(short)
+    ? (short as WebhookEventType)
+    : undefined
 }

@@ -14,6 +14,7 @@ import {
   type MoneySplitRecord,
   type PaymentCreatedView
 } from './responses.js'
+import { webhookEventTypes } from './validators.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -91,16 +92,6 @@ export const webhookEventTypeOf = (event: PaymentEvent): O.Option<WebhookEventTy
     : O.none
 }
 
-const shortForms: ReadonlyArray<WebhookEventType> = [
-  'Initiated',
-  'Reserved',
-  'Charged',
-  'Cancelled',
-  'Refunded',
-  'PartiallyRefunded',
-  'InvoiceAdjusted'
-]
-
 /**
  * The short form of a subscription's event type: `ChargedPayment` → `Charged`; a short form stays;
  * anything else is `none`. The codecs already normalise subscriptions; this makes deliveries
@@ -115,7 +106,7 @@ const shortForms: ReadonlyArray<WebhookEventType> = [
  * assert.deepStrictEqual(normaliseWebhookEventType('charged'), O.none)
  */
 export const normaliseWebhookEventType = (s: string): O.Option<WebhookEventType> => {
-  for (const t of shortForms) {
+  for (const t of webhookEventTypes) {
     if (s === t || s === `${t}Payment`) return O.some(t)
   }
   return O.none

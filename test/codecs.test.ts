@@ -343,7 +343,7 @@ describe('grossAmount must equal the sum of the split amounts (seed §4 rule 2)'
       {
         path: 'grossAmount',
         code: 'GrossAmountMismatch',
-        message: 'grossAmount 10001 differs from the sum of the split amounts, 10000.'
+        message: 'grossAmount must be the sum of the split amounts, 10000.'
       }
     ])
   })

@@ -526,7 +526,7 @@ describe('the decider laws on examples', () => {
     expect(E.isRight(transition(cloned, charge()))).toBe(true)
     // a proxy over the (frozen) trusted state that lies about a field is caught, not trusted
     const lying = new Proxy(reserved, {
-      get: (target, key, receiver) => (key === 'grossAmount' ? 1 : Reflect.get(target, key, receiver))
+      get: (target, key, receiver): unknown => (key === 'grossAmount' ? 1 : Reflect.get(target, key, receiver))
     })
     expect(errorOf(lying, charge()).code).toBe('ValidationFailed')
     // an honest proxy is validated like any foreign state, and accepted

@@ -453,6 +453,21 @@ describe('isCurrencyCode (SPEC §3: an active ISO 4217 code, upper case, on the 
     }
   })
 
+  it('unpacks to exactly the documented list, in alphabetical order (the packed form in src/currencies.ts)', () => {
+    const listed = (
+      'AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BMD BND BOB BOV BRL BSD BTN BWP BYN ' +
+      'BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR ' +
+      'FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY ' +
+      'KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU ' +
+      'MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON ' +
+      'RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP ' +
+      'TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV WST XAF XCD XCG XOF XPF YER ' +
+      'ZAR ZMW ZWG'
+    ).split(' ')
+    expect(currencyCodes).toEqual(listed)
+    expect(Object.isFrozen(currencyCodes)).toBe(true)
+  })
+
   it('rejects lower case, historic codes, codes without a minor unit and arbitrary three letters', () => {
     for (const c of [
       'nok',

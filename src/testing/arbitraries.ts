@@ -24,9 +24,9 @@ import type {
   MoneySplitRequest,
   PatchEntry,
   PaymentIntentRequest,
-  WebhookEventType,
   WebhookSubscription
 } from '../requests.js'
+import { webhookEventTypes } from '../validators.js'
 
 // -------------------------------------------------------------------------------------
 // options
@@ -115,16 +115,6 @@ const webUrl: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('https://shop.example/ok', 'http://localhost:3000/cb?x=1') }
 )
 
-/** The webhook event types, short forms (SPEC §5). */
-const webhookEventTypes: ReadonlyArray<WebhookEventType> = [
-  'Initiated',
-  'Reserved',
-  'Charged',
-  'Cancelled',
-  'Refunded',
-  'PartiallyRefunded',
-  'InvoiceAdjusted'
-]
 
 const customerArb: fc.Arbitrary<Customer> = fc
   .record(
