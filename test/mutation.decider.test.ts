@@ -66,6 +66,8 @@ describe('envelope and existence errors say what is wrong', () => {
     ])
     expect(e.message).toBe(`type must be one of ${commandTypes.join(', ')}. (2 problems in all; see issues.)`)
     expect(errorOf(initialState, { type: 'ChargePayment' }).issues?.map((i) => i.path)).toEqual(['at'])
+    // a known type with a valid at but an unknown one: only the type is wrong
+    expect(errorOf(initialState, { type: 'Teleport', at: at(1) }).issues?.map((i) => i.path)).toEqual(['type'])
   })
 
   it('a second create names the payment that exists; a command on nothing names itself', () => {
@@ -86,6 +88,20 @@ describe('envelope and existence errors say what is wrong', () => {
 })
 
 describe('create: the command’s own fields', () => {
+  it('PaymentCreated carries the request without its customer, and no optional field the request left out', () => {
+    const withCustomer = eventsOf(initialState, createInvoice(invoiceRequest({ customer: { name: 'Kari' }, description: undefined })))
+    expect(withCustomer.map((e) => e.type)).toEqual(['PaymentCreated', 'CustomerUpserted'])
+    const request = (withCustomer[0] as PaymentCreated).request
+    expect('customer' in request).toBe(false)
+    for (const absent of ['chargeImmediately', 'externalObjectIdTag', 'description']) expect(absent in request).toBe(false)
+    expect((withCustomer[1] as CustomerUpserted).customer).toEqual({ name: 'Kari' })
+    // and every optional field the request gave is kept
+    const full = eventsOf(initialState, create(cardRequest({ customer: { name: 'Kari' }, externalObjectIdTag: 'tag-1' })))
+    const kept = (full[0] as PaymentCreated).request
+    expect([kept.chargeImmediately, kept.externalObjectIdTag, kept.description]).toEqual([false, 'tag-1', 'Two concert tickets'])
+    expect('customer' in kept).toBe(false)
+  })
+
   it('a paymentReferenceID that is not a UUID is one issue with a sentence that says so', () => {
     for (const id of ['x', 42, undefined]) {
       const e = errorOf(initialState, create(cardRequest(), { paymentReferenceID: id }))
