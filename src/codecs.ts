@@ -50,10 +50,33 @@ import type {
   WebhookSubscription as WebhookSubscriptionType
 } from './requests.js'
 import {
+  AMOUNT,
+  BOOLEAN,
+  check,
+  CURRENCY,
+  DESCRIPTION,
+  EMAIL,
+  ENVIRONMENT,
+  fail,
+  GATEWAY,
+  ID,
+  isObject,
+  isRecord,
+  type Issues,
+  MOBILE,
+  MOBILE_PREFIX,
+  NAME,
+  type Obj,
+  oneOf,
+  pathOf,
+  POSITIVE,
+  type Rule,
+  URL_RULE,
+  UUID
+} from './fields.js'
+import {
   isEmail,
   isHttpUrl,
-  isMobileNumber,
-  isMobilePrefix,
   isUuid,
   MAX_DESCRIPTION_LENGTH,
   MAX_EMAIL_LENGTH,
@@ -170,8 +193,8 @@ export const limits = /* @__PURE__ */ Object.freeze({
 // internals
 // -------------------------------------------------------------------------------------
 
-type Issues = Issue[]
-type Obj = Record<string, unknown>
+// The generic field check, the issues and the rules per kind of field live in src/fields.ts,
+// shared with `validateState`; what only a request needs stays here.
 
 /** `Object.prototype.hasOwnProperty`, unbound from any input (an input may shadow it). */
 const hasOwn = (o: object, key: PropertyKey): boolean =>
@@ -180,114 +203,7 @@ const hasOwn = (o: object, key: PropertyKey): boolean =>
 /** The own property `key` of `o`, read once; `undefined` when `o` has no such own property. */
 const read = (o: object, key: string): unknown => (hasOwn(o, key) ? (o as Obj)[key] : undefined)
 
-const isRecord = (u: unknown): u is Obj =>
-  typeof u === 'object' && u !== null && !Array.isArray(u)
-
-/**
- * The path of `key` ('' for the object itself) in the object at `base`, or at entry `index` of
- * the list `base` when `index` ≥ 0. Built only when an issue needs it.
- */
-const pathOf = (base: string, index: number, key: string): string => {
-  const p = index < 0 ? base : `${base}.${index}`
-  return p === '' ? key : key === '' ? p : `${p}.${key}`
-}
-
-/**
- * Pushes the issue "`path` `rule`." ("The input `rule`." at the root), `ValidationFailed` unless
- * `code` says otherwise.
- */
-const fail = (
-  issues: Issues,
-  path: string,
-  rule: string,
-  code: Issue['code'] = 'ValidationFailed'
-): void => {
-  issues.push({ path, code, message: `${path || 'The input'} ${rule}.` })
-}
-
-/** True when `u` is an object; else pushes "<its path> must be an object." */
-const isObject = (issues: Issues, u: unknown, base: string, index: number): u is Obj => {
-  if (isRecord(u)) return true
-  fail(issues, pathOf(base, index, ''), 'must be an object')
-  return false
-}
-
-// -------------------------------------------------------------------------------------
-// field rules
-// -------------------------------------------------------------------------------------
-
-/** A rule of a field: '' when the (present) value `v` keeps it, else what `v` must be, in words. */
-type Rule = (v: unknown) => string
-
-const text =
-  (max: number, nonEmpty: boolean): Rule =>
-  (v) =>
-    typeof v !== 'string'
-      ? 'must be a string'
-      : v.length > max
-        ? `must be at most ${max} characters`
-        : nonEmpty && v === ''
-          ? 'must not be empty'
-          : ''
-
-/** A string that `ok` accepts (each `ok` checks the length first, so this stays linear). */
-const format =
-  (ok: (s: string) => boolean, what: string): Rule =>
-  (v) =>
-    typeof v === 'string' && ok(v) ? '' : `must be ${what}`
-
-const integer =
-  (min: number): Rule =>
-  (v) =>
-    typeof v === 'number' && Number.isSafeInteger(v) && v >= min
-      ? ''
-      : `must be a safe integer of at least ${min}`
-
-/** One of `values`, exactly. */
-const oneOf =
-  (...values: ReadonlyArray<unknown>): Rule =>
-  (v) =>
-    values.includes(v) ? '' : `must be one of ${values.join(', ')}`
-
-/** Identifying strings: non-empty, at most 255 units. */
-const ID = text(MAX_STRING, true)
-/** Names: may be empty. */
-const NAME = text(MAX_STRING, false)
-const DESCRIPTION = text(MAX_DESCRIPTION, false)
-const UUID = format(isUuid, 'a UUID (8-4-4-4-12 hex digits)')
-const URL_RULE = format(isHttpUrl, 'an absolute http(s) URL')
-/** Amounts, in minor units. */
-const AMOUNT = integer(0)
-/** grossAmount, splitID */
-const POSITIVE = integer(1)
-const BOOLEAN: Rule = (v) => (typeof v === 'boolean' ? '' : 'must be true or false')
-const ENVIRONMENT = oneOf('test', 'production')
-const GATEWAY = oneOf('creditcard', 'invoice')
-const CURRENCY = format(isCurrencyCode, 'an active ISO 4217 code such as NOK')
-const EMAIL = format(isEmail, 'an e-mail address')
-const MOBILE_PREFIX = format(isMobilePrefix, '+ and 1–4 digits')
-const MOBILE = format(isMobileNumber, '4–15 digits')
-const UPDATE_TYPE = oneOf('UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing')
-
-/**
- * Checks the value `v` of the field `key` of the object at (`base`, `index`): returns it (`-0`
- * as `0`) when it is present and keeps `rule`; else `undefined`, with an issue when it is
- * present, or absent and `required`.
- */
-const check = (
-  issues: Issues,
-  v: unknown,
-  base: string,
-  index: number,
-  key: string,
-  rule: Rule,
-  required = false
-): unknown => {
-  const broken = v === undefined ? (required ? 'is required' : '') : rule(v)
-  if (broken === '') return v === 0 ? 0 : v
-  fail(issues, pathOf(base, index, key), broken)
-  return undefined
-}
+const UPDATE_TYPE = /* @__PURE__ */ oneOf('UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing')
 
 /** Reads the field `key` of `from` once and checks it, as {@link check} does. */
 const get = (

@@ -3,17 +3,48 @@
  * by hand, or garbage. {@link validateState} checks every field of a {@link Payment} and every money
  * invariant, and returns a fresh deep copy that shares nothing with its input.
  *
- * The input may be hostile (getters, proxies): every property is read exactly once, into a local,
- * and only own enumerable keys of `metaData` are copied, as plain data properties. A getter or proxy
- * that throws makes this function throw; the decider wraps the call. Time is linear in the size of
- * the input: a payment may hold a hundred thousand splits after a long replay.
+ * The fields a payment shares with the create request (identifiers, UUIDs, texts, URLs, currency,
+ * environment, gateway, the customer, webhook subscriptions, the splits' own fields) are checked
+ * by the codecs' rules (src/fields.ts), with the codecs' messages (`<path> <rule>.`); what is only
+ * a state's (status, amounts and their invariants, splitIDs, KID, form attempts, allocation,
+ * timestamps, version) is checked here. Where a state differs from a request: lengths are counted
+ * in code points, not UTF-16 units, and a metaData key may be empty (both more lenient, so that no
+ * request create accepted gives a state that fails here); webhook event types are in their short
+ * form, as stored.
+ *
+ * The input may be hostile (getters, proxies): every property is read exactly once, and only own
+ * enumerable keys of `metaData` are copied, as plain data properties. A getter or proxy that throws
+ * makes this function throw; the decider wraps the call. Time is linear in the size of the input: a
+ * payment may hold a hundred thousand splits after a long replay.
  *
  * @module state
  */
 import * as E from './either.js'
-import { isCurrencyCode } from './currencies.js'
-import type { Issue, PaymentError } from './errors.js'
+import type { PaymentError } from './errors.js'
 import { invalid, validationError } from './errors.js'
+import {
+  AMOUNT,
+  BOOLEAN,
+  check,
+  CURRENCY,
+  EMAIL,
+  ENVIRONMENT,
+  fail,
+  format,
+  GATEWAY,
+  isObject,
+  isRecord,
+  type Issues,
+  MOBILE,
+  MOBILE_PREFIX,
+  type Obj,
+  oneOf,
+  POSITIVE,
+  type Rule,
+  text,
+  URL_RULE,
+  UUID
+} from './fields.js'
 import { kid as kidNumber } from './kid.js'
 import type {
   Allocation,
@@ -25,58 +56,39 @@ import type {
   PaymentStatus
 } from './payment.js'
 import { initialState } from './payment.js'
-import type {
-  Customer,
-  Environment,
-  MetaData,
-  PaymentGateway,
-  WebhookEventType,
-  WebhookSubscription
-} from './requests.js'
+import type { Customer, MetaData, PaymentGateway, WebhookSubscription } from './requests.js'
 import {
-  isAmount,
-  isEmail,
-  isHttpUrl,
-  isMobileNumber,
-  isMobilePrefix,
   isTimestamp,
-  isUuid,
   MAX_DESCRIPTION_LENGTH,
   MAX_METADATA_KEY_LENGTH,
   MAX_METADATA_KEYS,
   MAX_METADATA_VALUE_LENGTH,
   MAX_STRING_LENGTH,
   MAX_SUBSCRIPTIONS,
-  MAX_URL_LENGTH,
   parseWebhookEventType
 } from './validators.js'
 
 // -------------------------------------------------------------------------------------
-// limits
+// issues
 // -------------------------------------------------------------------------------------
 
-/** Identifying strings and names. */
-const MAX_STRING = MAX_STRING_LENGTH
-/** Descriptions and failure reasons. */
-const MAX_DESCRIPTION = MAX_DESCRIPTION_LENGTH
-const MAX_URL = MAX_URL_LENGTH
-const MAX_METADATA_KEY = MAX_METADATA_KEY_LENGTH
-const MAX_METADATA_STRING = MAX_METADATA_VALUE_LENGTH
 /**
  * Validation stops collecting after this many issues: a broken state of 100 000 splits need not
- * produce 100 000 issues, and a hostile array that claims a huge length stops early.
+ * produce 100 000 issues, and a hostile array that claims a huge length stops early. Every loop
+ * over a list of the input stops once this many are found, and the list is cut to this many.
  */
 const MAX_ISSUES = 100
 
-// -------------------------------------------------------------------------------------
-// reading
-// -------------------------------------------------------------------------------------
+const full = (issues: Issues): boolean => issues.length >= MAX_ISSUES
 
-type Mutable<A> = { -readonly [K in keyof A]: A[K] }
+/** Adds the issue "state.`path` `rule`.", unless {@link MAX_ISSUES} are found already. */
+const add = (issues: Issues, path: string, rule: string): void => {
+  if (!full(issues)) fail(issues, `state.${path}`, rule)
+}
 
-/** A non-null object that is not an array. */
-const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
-  typeof u === 'object' && u !== null && !Array.isArray(u)
+// -------------------------------------------------------------------------------------
+// field rules (the shared ones are in src/fields.ts)
+// -------------------------------------------------------------------------------------
 
 /**
  * Length within `max` characters. Counted in code points, so a limit never rejects what a
@@ -99,201 +111,122 @@ const withinLength = (s: string, max: number): boolean => {
   return true
 }
 
-const isStatus = (u: unknown): u is PaymentStatus =>
-  u === 'Initiated' || u === 'Reserved' || u === 'Charged' || u === 'Cancelled' || u === 'Refunded'
-
-/** Collects issues, each path prefixed by `state.`; stops at {@link MAX_ISSUES}. */
-interface Issues {
-  readonly list: Array<Issue>
-  readonly add: (path: string, message: string) => void
-  readonly full: () => boolean
+/** The codecs' {@link text} rule, with the length counted in code points. */
+const chars = (max: number, nonEmpty: boolean): Rule => {
+  const rule = text(max, nonEmpty)
+  // more than `max` units (so not empty) but at most `max` code points: kept
+  return (v) => (typeof v === 'string' && v.length > max && withinLength(v, max) ? '' : rule(v))
 }
 
-const collector = (): Issues => {
-  const list: Array<Issue> = []
-  return {
-    list,
-    add: (path, message) => {
-      if (list.length < MAX_ISSUES) {
-        list.push({ path: path === '' ? /* v8 ignore next -- unreachable: every issue is added under a non-empty path */ 'state' : `state.${path}`, code: 'ValidationFailed', message })
-      }
-    },
-    full: () => list.length >= MAX_ISSUES
-  }
-}
+const ID = /* @__PURE__ */ chars(MAX_STRING_LENGTH, true)
+const NAME = /* @__PURE__ */ chars(MAX_STRING_LENGTH, false)
+const DESCRIPTION = /* @__PURE__ */ chars(MAX_DESCRIPTION_LENGTH, false)
+const TIMESTAMP = /* @__PURE__ */ format(isTimestamp, 'an ISO 8601 UTC timestamp with fractional seconds')
+const STATUS = /* @__PURE__ */ oneOf('Initiated', 'Reserved', 'Charged', 'Cancelled', 'Refunded')
+const KIND = /* @__PURE__ */ oneOf('card', 'invoice')
+const KID = /* @__PURE__ */ format(kidNumber.isValid, 'a KID of 2–25 digits, the last a MOD10 or MOD11 check digit')
+const EVENT_TYPE = /* @__PURE__ */ format(
+  (s) => parseWebhookEventType(s) === s,
+  'a webhook event type in its short form, such as Charged'
+)
+const META_VALUE: Rule = (v) =>
+  v === null ||
+  typeof v === 'boolean' ||
+  Number.isFinite(v) ||
+  (typeof v === 'string' && withinLength(v, MAX_METADATA_VALUE_LENGTH))
+    ? ''
+    : `must be null, true, false, a finite number or a string of at most ${MAX_METADATA_VALUE_LENGTH} characters`
 
-/** The length of an array read once; `undefined` (and an issue) when it is not an array. */
-const arrayLength = (issues: Issues, path: string, u: unknown): number | undefined => {
-  if (!Array.isArray(u)) {
-    issues.add(path, `${path} must be an array.`)
-    return undefined
-  }
-  const n: unknown = (u as { readonly length: unknown }).length
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
-    issues.add(path, `${path} must be an array.`)
-    return undefined
-  }
-  return n
-}
+/** The customer's fields, each optional. */
+const CUSTOMER: ReadonlyArray<readonly [string, Rule]> = [
+  ['name', NAME],
+  ['email', EMAIL],
+  ['mobilePrefix', MOBILE_PREFIX],
+  ['mobile', MOBILE],
+  ['customerType', ID]
+]
 
-const amount = (issues: Issues, path: string, u: unknown): number | undefined => {
-  if (isAmount(u)) return u
-  issues.add(path, `${path} must be a safe integer of at least 0 (minor units).`)
-  return undefined
-}
-
-const uuid = (issues: Issues, path: string, u: unknown): string | undefined => {
-  if (typeof u === 'string' && isUuid(u)) return u
-  issues.add(path, `${path} must be a UUID (8-4-4-4-12 hexadecimal digits).`)
-  return undefined
-}
-
-const timestamp = (issues: Issues, path: string, u: unknown): string | undefined => {
-  if (isTimestamp(u)) return u
-  issues.add(path, `${path} must be an ISO 8601 UTC timestamp with fractional seconds.`)
-  return undefined
-}
-
-const bool = (issues: Issues, path: string, u: unknown): boolean | undefined => {
-  if (typeof u === 'boolean') return u
-  issues.add(path, `${path} must be true or false.`)
-  return undefined
-}
-
-/** A string of `min`..`max` characters; `undefined` (and an issue) otherwise. */
-const text = (issues: Issues, path: string, u: unknown, min: number, max: number): string | undefined => {
-  if (typeof u === 'string' && u.length >= min && withinLength(u, max)) return u
-  issues.add(
-    path,
-    min > 0
-      ? `${path} must be a non-empty string of at most ${String(max)} characters.`
-      : `${path} must be a string of at most ${String(max)} characters.`
-  )
-  return undefined
-}
-
-/** An optional string: `undefined` when absent (or invalid, with an issue). */
-const optText = (issues: Issues, path: string, u: unknown, min: number, max: number): string | undefined =>
-  u === undefined ? undefined : text(issues, path, u, min, max)
-
-const httpUrl = (issues: Issues, path: string, u: unknown): string | undefined => {
-  if (typeof u === 'string' && u.length <= MAX_URL && isHttpUrl(u)) return u
-  issues.add(path, `${path} must be an absolute http(s) URL of at most ${String(MAX_URL)} characters.`)
-  return undefined
+/** The length of the array `u`, read once; -1 (and an issue) when `u` is not an array. */
+const lengthOf = (issues: Issues, key: string, u: unknown): number => {
+  const n: unknown = Array.isArray(u) ? (u as { readonly length: unknown }).length : -1
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n
+  add(issues, key, 'must be an array')
+  return -1
 }
 
 // -------------------------------------------------------------------------------------
 // parts of a payment
 // -------------------------------------------------------------------------------------
 
+type Mutable<A> = { -readonly [K in keyof A]: A[K] }
+
 const readCustomer = (issues: Issues, u: unknown): Customer | undefined => {
-  if (!isRecord(u)) {
-    issues.add('customer', 'customer, when present, must be an object.')
-    return undefined
+  if (!isObject(issues, u, 'state.customer', -1)) return undefined
+  const c: Obj = {}
+  for (const [key, rule] of CUSTOMER) {
+    const v = check(issues, u[key], 'state.customer', -1, key, rule)
+    if (v !== undefined) c[key] = v
   }
-  const name = u['name']
-  const email = u['email']
-  const mobilePrefix = u['mobilePrefix']
-  const mobile = u['mobile']
-  const customerType = u['customerType']
-  const c: Mutable<Customer> = {}
-  const n = optText(issues, 'customer.name', name, 0, MAX_STRING)
-  if (n !== undefined) c.name = n
-  if (email !== undefined) {
-    if (typeof email === 'string' && isEmail(email)) c.email = email
-    else issues.add('customer.email', 'customer.email must be a valid e-mail address.')
-  }
-  if (mobilePrefix !== undefined) {
-    if (typeof mobilePrefix === 'string' && isMobilePrefix(mobilePrefix)) {
-      c.mobilePrefix = mobilePrefix
-    } else issues.add('customer.mobilePrefix', 'customer.mobilePrefix must be "+" followed by 1 to 4 digits.')
-  }
-  if (mobile !== undefined) {
-    if (typeof mobile === 'string' && isMobileNumber(mobile)) c.mobile = mobile
-    else issues.add('customer.mobile', 'customer.mobile must be 4 to 15 digits.')
-  }
-  const t = optText(issues, 'customer.customerType', customerType, 1, MAX_STRING)
-  if (t !== undefined) c.customerType = t
   return c
 }
 
 const readSubscriptions = (issues: Issues, u: unknown): ReadonlyArray<WebhookSubscription> | undefined => {
-  const n = arrayLength(issues, 'webhookSubscriptions', u)
-  if (n === undefined) return undefined
+  const n = lengthOf(issues, 'webhookSubscriptions', u)
+  if (n < 0) return undefined
   if (n > MAX_SUBSCRIPTIONS) {
-    issues.add('webhookSubscriptions', `webhookSubscriptions holds at most ${String(MAX_SUBSCRIPTIONS)} entries.`)
+    add(issues, 'webhookSubscriptions', `must hold at most ${MAX_SUBSCRIPTIONS} subscriptions`)
     return undefined
   }
+  const base = 'state.webhookSubscriptions'
   const arr = u as ReadonlyArray<unknown>
   const out: Array<WebhookSubscription> = []
   for (let i = 0; i < n; i++) {
-    const path = `webhookSubscriptions.${String(i)}`
     const e = arr[i]
-    if (!isRecord(e)) {
-      issues.add(path, `${path} must be an object with eventType and url.`)
-      continue
+    if (!isObject(issues, e, base, i)) continue
+    const eventTypeIn = e['eventType']
+    const url = check(issues, e['url'], base, i, 'url', URL_RULE, true) as string | undefined
+    const eventType = check(issues, eventTypeIn, base, i, 'eventType', EVENT_TYPE, true)
+    if (eventType !== undefined && url !== undefined) {
+      out.push({ eventType: eventType as WebhookSubscription['eventType'], url })
     }
-    const eventType = e['eventType']
-    const url = e['url']
-    const parsed: WebhookEventType | undefined = parseWebhookEventType(eventType)
-    const checkedUrl = httpUrl(issues, `${path}.url`, url)
-    if (parsed === undefined || parsed !== eventType) {
-      issues.add(`${path}.eventType`, `${path}.eventType must be a webhook event type in its short form (such as Charged).`)
-    } else if (checkedUrl !== undefined) out.push({ eventType: parsed, url: checkedUrl })
   }
   return out
 }
 
 const readMetaData = (issues: Issues, u: unknown): MetaData | undefined => {
-  if (!isRecord(u)) {
-    issues.add('metaData', 'metaData must be a flat object.')
-    return undefined
-  }
+  if (!isObject(issues, u, 'state.metaData', -1)) return undefined
   const keys = Object.keys(u)
   if (keys.length > MAX_METADATA_KEYS) {
-    issues.add('metaData', `metaData holds at most ${String(MAX_METADATA_KEYS)} keys.`)
+    add(issues, 'metaData', `must have at most ${MAX_METADATA_KEYS} keys`)
     return undefined
   }
-  const entries: Array<readonly [string, string | number | boolean | null]> = []
+  const entries: Array<readonly [string, unknown]> = []
   for (const key of keys) {
     const path = `metaData.${key}`
-    if (!withinLength(key, MAX_METADATA_KEY)) {
-      issues.add(path, `metaData keys have at most ${String(MAX_METADATA_KEY)} characters.`)
+    if (!withinLength(key, MAX_METADATA_KEY_LENGTH)) {
+      add(issues, path, `key must be at most ${MAX_METADATA_KEY_LENGTH} characters`)
       continue
     }
     const v: unknown = u[key]
-    if (
-      v === null ||
-      typeof v === 'boolean' ||
-      (typeof v === 'number' && Number.isFinite(v)) ||
-      (typeof v === 'string' && withinLength(v, MAX_METADATA_STRING))
-    ) {
-      entries.push([key, v])
-    } else {
-      issues.add(
-        path,
-        `${path} must be null, a boolean, a finite number or a string of at most ${String(MAX_METADATA_STRING)} characters.`
-      )
-    }
+    const broken = META_VALUE(v)
+    if (broken === '') entries.push([key, v])
+    else add(issues, path, broken)
   }
   // Object.fromEntries defines own data properties: a `__proto__` key stays plain data.
-  return Object.fromEntries(entries)
+  return Object.fromEntries(entries) as MetaData
 }
 
 const readFormAttempts = (issues: Issues, u: unknown): ReadonlyArray<FormAttempt> | undefined => {
-  const n = arrayLength(issues, 'formAttempts', u)
-  if (n === undefined) return undefined
+  const n = lengthOf(issues, 'formAttempts', u)
+  if (n < 0) return undefined
+  const base = 'state.formAttempts'
   const arr = u as ReadonlyArray<unknown>
   const out: Array<FormAttempt> = []
-  for (let i = 0; i < n && !issues.full(); i++) {
-    const path = `formAttempts.${String(i)}`
+  for (let i = 0; i < n && !full(issues); i++) {
     const e = arr[i]
-    if (!isRecord(e)) {
-      issues.add(path, `${path} must be an object with at and an optional reason.`)
-      continue
-    }
-    const at = timestamp(issues, `${path}.at`, e['at'])
-    const reason = optText(issues, `${path}.reason`, e['reason'], 0, MAX_DESCRIPTION)
+    if (!isObject(issues, e, base, i)) continue
+    const at = check(issues, e['at'], base, i, 'at', TIMESTAMP, true) as string | undefined
+    const reason = check(issues, e['reason'], base, i, 'reason', DESCRIPTION) as string | undefined
     if (at !== undefined) out.push(reason === undefined ? { at } : { at, reason })
   }
   return out
@@ -315,70 +248,53 @@ const readSplits = (
   u: unknown,
   paymentReferenceID: string | undefined
 ): Splits | undefined => {
-  const n = arrayLength(issues, field, u)
-  if (n === undefined) return undefined
+  const n = lengthOf(issues, field, u)
+  if (n < 0) return undefined
+  const base = `state.${field}`
   const arr = u as ReadonlyArray<unknown>
   const splits: Array<MoneySplit> = []
   let sum: number | undefined = 0
   let previousID = 0
-  for (let i = 0; i < n && !issues.full(); i++) {
-    const path = `${field}.${String(i)}`
+  for (let i = 0; i < n && !full(issues); i++) {
     const e = arr[i]
-    if (!isRecord(e)) {
-      issues.add(path, `${path} must be a money-split record.`)
+    if (!isObject(issues, e, base, i)) {
       sum = undefined
       continue
     }
-    const splitIDIn = e['splitID']
-    const refIn = e['paymentReferenceID']
-    const accountIn = e['connectedAccountID']
-    const amountIn = e['amount']
-    const descriptionIn = e['description']
-    const insertTimeIn = e['insertTime']
-    const externalIDIn = e['externalID']
-    const isFeeIn = e['isFee']
-    let splitID: number | undefined
-    if (typeof splitIDIn !== 'number' || !Number.isSafeInteger(splitIDIn) || splitIDIn < 1) {
-      issues.add(`${path}.splitID`, `${path}.splitID must be a safe integer of at least 1.`)
-    } else if (splitIDIn <= previousID) {
-      issues.add(`${path}.splitID`, `${path}.splitID must be greater than the splitID before it (splitIDs ascend).`)
-    } else {
-      splitID = splitIDIn
-      previousID = splitIDIn
+    let splitID = check(issues, e['splitID'], base, i, 'splitID', POSITIVE, true) as number | undefined
+    if (splitID !== undefined) {
+      if (splitID <= previousID) {
+        add(issues, `${field}.${i}.splitID`, 'must be greater than the splitID before it')
+        splitID = undefined
+      } else previousID = splitID
     }
-    const ref = uuid(issues, `${path}.paymentReferenceID`, refIn)
+    const ref = check(issues, e['paymentReferenceID'], base, i, 'paymentReferenceID', UUID, true) as string | undefined
     if (ref !== undefined && paymentReferenceID !== undefined && ref !== paymentReferenceID) {
-      issues.add(`${path}.paymentReferenceID`, `${path}.paymentReferenceID must be the payment's paymentReferenceID.`)
+      add(issues, `${field}.${i}.paymentReferenceID`, "must be the payment's paymentReferenceID")
     }
-    const account = uuid(issues, `${path}.connectedAccountID`, accountIn)
-    const amt = amount(issues, `${path}.amount`, amountIn)
-    const description = optText(issues, `${path}.description`, descriptionIn, 0, MAX_DESCRIPTION)
-    const insertTime = timestamp(issues, `${path}.insertTime`, insertTimeIn)
-    const externalID = optText(issues, `${path}.externalID`, externalIDIn, 1, MAX_STRING)
-    const isFee = bool(issues, `${path}.isFee`, isFeeIn)
-    if (amt === undefined || sum === undefined) sum = undefined
-    else if (amt > Number.MAX_SAFE_INTEGER - sum) {
-      issues.add(field, `The sum of the ${field === 'allocation' ? 'allocation' : 'split'} amounts must stay within the safe-integer range.`)
+    const account = check(issues, e['connectedAccountID'], base, i, 'connectedAccountID', UUID, true) as string | undefined
+    const amount = check(issues, e['amount'], base, i, 'amount', AMOUNT, true) as number | undefined
+    const description = check(issues, e['description'], base, i, 'description', DESCRIPTION) as string | undefined
+    const insertTime = check(issues, e['insertTime'], base, i, 'insertTime', TIMESTAMP, true) as string | undefined
+    const externalID = check(issues, e['externalID'], base, i, 'externalID', ID) as string | undefined
+    const isFee = check(issues, e['isFee'], base, i, 'isFee', BOOLEAN, true) as boolean | undefined
+    if (amount === undefined || sum === undefined) sum = undefined
+    else if ((sum += amount) > Number.MAX_SAFE_INTEGER) {
+      // exact: the sum of two safe integers passes MAX_SAFE_INTEGER exactly when its double does
+      add(issues, field, `amounts must add up to at most ${Number.MAX_SAFE_INTEGER}`)
       sum = undefined
-    } else sum += amt
+    }
     if (
       splitID === undefined ||
       ref === undefined ||
       account === undefined ||
-      amt === undefined ||
+      amount === undefined ||
       insertTime === undefined ||
       isFee === undefined
     ) {
       continue
     }
-    const split: Mutable<MoneySplit> = {
-      splitID,
-      paymentReferenceID: ref,
-      connectedAccountID: account,
-      amount: amt,
-      insertTime,
-      isFee
-    }
+    const split: Mutable<MoneySplit> = { splitID, paymentReferenceID: ref, connectedAccountID: account, amount, insertTime, isFee }
     if (description !== undefined) split.description = description
     if (externalID !== undefined) split.externalID = externalID
     splits.push(split)
@@ -427,21 +343,17 @@ const checkFeeAccount = (
   allocation: ReadonlyArray<Allocation>
 ): void => {
   let feeAccount: string | undefined
-  const check = (path: string, account: string): void => {
-    const a = account.toLowerCase()
-    if (feeAccount === undefined) feeAccount = a
-    else if (a !== feeAccount) {
-      issues.add(path, `${path} must be the same fee account as every other fee entry.`)
+  const same = (field: string, list: ReadonlyArray<Allocation>): void => {
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i] as Allocation
+      if (!s.isFee) continue
+      const a = s.connectedAccountID.toLowerCase()
+      if (feeAccount === undefined) feeAccount = a
+      else if (a !== feeAccount) add(issues, `${field}.${i}.connectedAccountID`, 'must be the fee account of every other fee entry')
     }
   }
-  for (let i = 0; i < splits.length; i++) {
-    const s = splits[i]
-    if (s !== undefined && s.isFee) check(`moneySplits.${String(i)}.connectedAccountID`, s.connectedAccountID)
-  }
-  for (let i = 0; i < allocation.length; i++) {
-    const a = allocation[i]
-    if (a !== undefined && a.isFee) check(`allocation.${String(i)}.connectedAccountID`, a.connectedAccountID)
-  }
+  same('moneySplits', splits)
+  same('allocation', allocation)
 }
 
 /**
@@ -454,28 +366,23 @@ const checkSplitsAllocated = (
   allocation: ReadonlyArray<Allocation>
 ): void => {
   let j = 0
-  for (let i = 0; i < splits.length && !issues.full(); i++) {
-    const s = splits[i]
-    /* v8 ignore if -- unreachable: readSplits builds the list by push, without holes */
-    if (s === undefined) continue
-    while (j < allocation.length && /* v8 ignore next -- unreachable `?? 0`: j < allocation.length, and readSplits builds the list without holes */ (allocation[j]?.splitID ?? 0) < s.splitID) j++
+  for (let i = 0; i < splits.length && !full(issues); i++) {
+    // readSplits builds both lists by push, without holes
+    const s = splits[i] as MoneySplit
+    while (j < allocation.length && (allocation[j] as Allocation).splitID < s.splitID) j++
     const a = allocation[j]
-    const path = `moneySplits.${String(i)}`
-    if (a === undefined || a.splitID !== s.splitID) {
-      issues.add(`${path}.splitID`, `Split ${String(s.splitID)} is not in the allocation made when the payment was charged.`)
+    const path = `moneySplits.${i}`
+    const id = s.splitID
+    if (a === undefined || a.splitID !== id) {
+      add(issues, `${path}.splitID`, `must be in the allocation made at the charge (split ${id} is not)`)
       continue
     }
     if (a.connectedAccountID !== s.connectedAccountID) {
-      issues.add(`${path}.connectedAccountID`, `${path}.connectedAccountID differs from the account allocated to split ${String(s.splitID)}.`)
+      add(issues, `${path}.connectedAccountID`, `must be the account allocated to split ${id}`)
     }
-    if (a.isFee !== s.isFee) {
-      issues.add(`${path}.isFee`, `${path}.isFee differs from the allocation of split ${String(s.splitID)}.`)
-    }
+    if (a.isFee !== s.isFee) add(issues, `${path}.isFee`, `must be the isFee allocated to split ${id}`)
     if (s.amount > a.amount) {
-      issues.add(
-        `${path}.amount`,
-        `${path}.amount ${String(s.amount)} is more than split ${String(s.splitID)} held when charged, ${String(a.amount)}.`
-      )
+      add(issues, `${path}.amount`, `must be at most the ${a.amount} allocated to split ${id} at the charge`)
     }
   }
 }
@@ -499,49 +406,41 @@ const checkMoney = (issues: Issues, m: Money): void => {
   const excess = m.excessRefundedAmount
   const paid = m.paidAmount
   if (gross !== undefined && m.splitSum !== undefined && gross !== m.splitSum) {
-    issues.add('grossAmount', `grossAmount ${String(gross)} differs from the sum of the split amounts, ${String(m.splitSum)}.`)
+    add(issues, 'grossAmount', `must be the sum of the split amounts, ${m.splitSum}`)
   }
   if (kind === 'card') {
-    if (paid !== undefined && paid !== 0) issues.add('paidAmount', 'paidAmount must be 0 for a card payment.')
-    if (excess !== undefined && excess !== 0) {
-      issues.add('excessRefundedAmount', 'excessRefundedAmount must be 0 for a card payment.')
-    }
+    if (paid !== undefined && paid !== 0) add(issues, 'paidAmount', 'must be 0 for a card payment')
+    if (excess !== undefined && excess !== 0) add(issues, 'excessRefundedAmount', 'must be 0 for a card payment')
   } else if (status === 'Reserved' || status === 'Cancelled') {
-    issues.add('status', `An invoice cannot be ${status}: it goes from Initiated to Charged only.`)
+    add(issues, 'status', `must not be ${status} for an invoice (it goes from Initiated to Charged)`)
   }
   if (status === 'Reserved' && kind === 'card' && m.chargeImmediately === true) {
-    issues.add('chargeImmediately', 'A Reserved payment has chargeImmediately false: with true it is charged at once.')
+    add(issues, 'chargeImmediately', 'must be false while the payment is Reserved')
   }
   const charges = status === 'Charged' || status === 'Refunded'
   if (!charges) {
-    if (charged !== undefined && charged !== 0) issues.add('chargedAmount', `chargedAmount must be 0 while the payment is ${status}.`)
-    if (refunded !== undefined && refunded !== 0) issues.add('refundedAmount', `refundedAmount must be 0 while the payment is ${status}.`)
-    if (excess !== undefined && excess !== 0) {
-      issues.add('excessRefundedAmount', `excessRefundedAmount must be 0 while the payment is ${status}.`)
-    }
+    const before = `while the payment is ${status}`
+    if (charged !== undefined && charged !== 0) add(issues, 'chargedAmount', `must be 0 ${before}`)
+    if (refunded !== undefined && refunded !== 0) add(issues, 'refundedAmount', `must be 0 ${before}`)
+    if (excess !== undefined && excess !== 0) add(issues, 'excessRefundedAmount', `must be 0 ${before}`)
     if (m.allocationLength !== undefined && m.allocationLength !== 0) {
-      issues.add('allocation', `allocation must be empty while the payment is ${status}.`)
+      add(issues, 'allocation', `must be empty ${before}`)
     }
-    if (gross !== undefined && gross < 1) {
-      issues.add('grossAmount', `grossAmount must be at least 1 while the payment is ${status}.`)
-    }
+    if (gross !== undefined && gross < 1) add(issues, 'grossAmount', `must be at least 1 ${before}`)
     if (status === 'Initiated' && kind === 'invoice' && paid !== undefined && gross !== undefined && paid >= gross) {
-      issues.add('paidAmount', `paidAmount ${String(paid)} of an Initiated invoice must be less than its grossAmount ${String(gross)}.`)
+      add(issues, 'paidAmount', `must be less than grossAmount ${gross} ${before}`)
     }
     return
   }
   if (charged !== undefined && refunded !== undefined && gross !== undefined) {
     if (refunded > charged) {
-      issues.add('refundedAmount', `refundedAmount ${String(refunded)} must not exceed chargedAmount ${String(charged)}.`)
+      add(issues, 'refundedAmount', `must be at most chargedAmount ${charged}`)
     } else if (charged - refunded !== gross) {
-      issues.add(
-        'chargedAmount',
-        `chargedAmount ${String(charged)} must equal grossAmount ${String(gross)} plus refundedAmount ${String(refunded)}.`
-      )
+      add(issues, 'chargedAmount', `must be grossAmount ${gross} plus refundedAmount ${refunded}`)
     }
   }
   if (excess !== undefined && refunded !== undefined && excess > refunded) {
-    issues.add('excessRefundedAmount', `excessRefundedAmount ${String(excess)} must not exceed refundedAmount ${String(refunded)}.`)
+    add(issues, 'excessRefundedAmount', `must be at most refundedAmount ${refunded}`)
   }
   if (
     m.allocationSum !== undefined &&
@@ -550,16 +449,13 @@ const checkMoney = (issues: Issues, m: Money): void => {
     excess <= charged &&
     m.allocationSum !== charged - excess
   ) {
-    issues.add(
-      'allocation',
-      `The allocation sums to ${String(m.allocationSum)}; it must be chargedAmount minus excessRefundedAmount, ${String(charged - excess)}.`
-    )
+    add(issues, 'allocation', `amounts must add up to chargedAmount minus excessRefundedAmount, ${charged - excess}`)
   }
   if (status === 'Refunded' && gross !== undefined && gross !== 0) {
-    issues.add('grossAmount', 'grossAmount must be 0 once the payment is Refunded.')
+    add(issues, 'grossAmount', 'must be 0 once the payment is Refunded')
   }
   if (kind === 'invoice' && charged !== undefined && paid !== undefined && charged !== paid) {
-    issues.add('chargedAmount', `chargedAmount ${String(charged)} of a charged invoice must equal its paidAmount ${String(paid)}.`)
+    add(issues, 'chargedAmount', `must be paidAmount ${paid} once the invoice is charged`)
   }
 }
 
@@ -569,97 +465,54 @@ const checkMoney = (issues: Issues, m: Money): void => {
 
 const kindOf = (gateway: PaymentGateway): PaymentKind => (gateway === 'invoice' ? 'invoice' : 'card')
 
-const validatePayment = (o: Readonly<Record<string, unknown>>, statusIn: unknown): E.Either<PaymentError, Payment> => {
-  // Every property read once, here, in the order of the Payment type.
-  const kindIn = o['kind']
-  const paymentReferenceIDIn = o['paymentReferenceID']
-  const externalPaymentReferenceIDIn = o['externalPaymentReferenceID']
-  const environmentIn = o['environment']
-  const paymentGatewayIn = o['paymentGateway']
-  const chargeImmediatelyIn = o['chargeImmediately']
-  const sellerConnectedAccountIDIn = o['sellerConnectedAccountID']
-  const externalObjectIdTagIn = o['externalObjectIdTag']
-  const descriptionIn = o['description']
-  const currencyIn = o['currency']
-  const grossAmountIn = o['grossAmount']
-  const moneySplitsIn = o['moneySplits']
-  const customerExternalIDIn = o['customerExternalID']
-  const customerIn = o['customer']
-  const webhookSubscriptionsIn = o['webhookSubscriptions']
-  const successUrlIn = o['successUrl']
-  const failedUrlIn = o['failedUrl']
-  const metaDataIn = o['metaData']
-  const chargedAmountIn = o['chargedAmount']
-  const refundedAmountIn = o['refundedAmount']
-  const excessRefundedAmountIn = o['excessRefundedAmount']
-  const paidAmountIn = o['paidAmount']
-  const kidIn = o['kid']
-  const formAttemptsIn = o['formAttempts']
-  const allocationIn = o['allocation']
-  const createdAtIn = o['createdAt']
-  const updatedAtIn = o['updatedAt']
-  const versionIn = o['version']
+const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Payment> => {
+  const issues: Issues = []
+  // Every property read once, as it is checked, each with its key written out: a read that every
+  // field shares (`o[key]`) is several times slower. A required field absent "is required".
+  const top = (v: unknown, key: string, rule: Rule, required = true): unknown =>
+    check(issues, v, 'state', -1, key, rule, required)
 
-  const issues = collector()
-
-  const status = isStatus(statusIn) ? statusIn : undefined
-  if (status === undefined) {
-    issues.add('status', 'status must be one of Initiated, Reserved, Charged, Cancelled, Refunded (or NoPayment).')
-  }
-  const paymentGateway: PaymentGateway | undefined =
-    paymentGatewayIn === 'creditcard' || paymentGatewayIn === 'invoice' ? paymentGatewayIn : undefined
-  if (paymentGateway === undefined) issues.add('paymentGateway', 'paymentGateway must be creditcard or invoice.')
-  let kind: PaymentKind | undefined = kindIn === 'card' || kindIn === 'invoice' ? kindIn : undefined
-  if (kind === undefined) issues.add('kind', 'kind must be card or invoice.')
-  else if (paymentGateway !== undefined && kind !== kindOf(paymentGateway)) {
-    issues.add('kind', `kind must be ${kindOf(paymentGateway)} for paymentGateway ${paymentGateway}.`)
+  const status = check(issues, statusIn, 'state', -1, 'status', STATUS, true) as PaymentStatus | undefined
+  const paymentGateway = top(o['paymentGateway'], 'paymentGateway', GATEWAY) as PaymentGateway | undefined
+  let kind = top(o['kind'], 'kind', KIND) as PaymentKind | undefined
+  if (kind !== undefined && paymentGateway !== undefined && kind !== kindOf(paymentGateway)) {
+    add(issues, 'kind', `must be ${kindOf(paymentGateway)} for paymentGateway ${paymentGateway}`)
     kind = undefined
   }
-  const paymentReferenceID = uuid(issues, 'paymentReferenceID', paymentReferenceIDIn)
-  const externalPaymentReferenceID = text(issues, 'externalPaymentReferenceID', externalPaymentReferenceIDIn, 1, MAX_STRING)
-  const environment: Environment | undefined =
-    environmentIn === 'test' || environmentIn === 'production' ? environmentIn : undefined
-  if (environment === undefined) issues.add('environment', 'environment must be test or production.')
-  let chargeImmediately: boolean | undefined
-  if (chargeImmediatelyIn !== undefined || kind === 'card') {
-    chargeImmediately = bool(issues, 'chargeImmediately', chargeImmediatelyIn)
-  }
-  const sellerConnectedAccountID = uuid(issues, 'sellerConnectedAccountID', sellerConnectedAccountIDIn)
-  const externalObjectIdTag = optText(issues, 'externalObjectIdTag', externalObjectIdTagIn, 1, MAX_STRING)
-  const description = optText(issues, 'description', descriptionIn, 0, MAX_DESCRIPTION)
-  let currency: string | undefined
-  if (typeof currencyIn === 'string' && isCurrencyCode(currencyIn)) currency = currencyIn
-  else issues.add('currency', 'currency must be an active ISO 4217 code in upper case.')
-  const grossAmount = amount(issues, 'grossAmount', grossAmountIn)
-  const splits = readSplits(issues, 'moneySplits', moneySplitsIn, paymentReferenceID)
-  const customerExternalID = text(issues, 'customerExternalID', customerExternalIDIn, 1, MAX_STRING)
+  const paymentReferenceID = top(o['paymentReferenceID'], 'paymentReferenceID', UUID) as string | undefined
+  const externalPaymentReferenceID = top(o['externalPaymentReferenceID'], 'externalPaymentReferenceID', ID) as string | undefined
+  const environment = top(o['environment'], 'environment', ENVIRONMENT) as Payment['environment'] | undefined
+  // required for a card; when the kind is invalid only the type is checked
+  const chargeImmediately = top(o['chargeImmediately'], 'chargeImmediately', BOOLEAN, kind === 'card') as boolean | undefined
+  const sellerConnectedAccountID = top(o['sellerConnectedAccountID'], 'sellerConnectedAccountID', UUID) as string | undefined
+  const externalObjectIdTag = top(o['externalObjectIdTag'], 'externalObjectIdTag', ID, false) as string | undefined
+  const description = top(o['description'], 'description', DESCRIPTION, false) as string | undefined
+  const currency = top(o['currency'], 'currency', CURRENCY) as string | undefined
+  const grossAmount = top(o['grossAmount'], 'grossAmount', AMOUNT) as number | undefined
+  const splits = readSplits(issues, 'moneySplits', o['moneySplits'], paymentReferenceID)
+  const customerExternalID = top(o['customerExternalID'], 'customerExternalID', ID) as string | undefined
+  const customerIn = o['customer']
   const customer = customerIn === undefined ? undefined : readCustomer(issues, customerIn)
-  const webhookSubscriptions = readSubscriptions(issues, webhookSubscriptionsIn)
-  const successUrl = httpUrl(issues, 'successUrl', successUrlIn)
-  const failedUrl = httpUrl(issues, 'failedUrl', failedUrlIn)
-  const metaData = readMetaData(issues, metaDataIn)
-  const chargedAmount = amount(issues, 'chargedAmount', chargedAmountIn)
-  const refundedAmount = amount(issues, 'refundedAmount', refundedAmountIn)
-  const excessRefundedAmount = amount(issues, 'excessRefundedAmount', excessRefundedAmountIn)
-  const paidAmount = amount(issues, 'paidAmount', paidAmountIn)
-  let kid: string | undefined
-  if (kind === 'invoice') {
-    if (typeof kidIn === 'string' && kidNumber.isValid(kidIn)) kid = kidIn
-    else issues.add('kid', 'An invoice needs a valid KID: 2 to 25 digits, the last a MOD10 or MOD11 check digit.')
-  } else if (kind === 'card' && kidIn !== undefined) {
-    issues.add('kid', 'A card payment has no KID.')
-  }
-  const formAttempts = readFormAttempts(issues, formAttemptsIn)
+  const webhookSubscriptions = readSubscriptions(issues, o['webhookSubscriptions'])
+  const successUrl = top(o['successUrl'], 'successUrl', URL_RULE) as string | undefined
+  const failedUrl = top(o['failedUrl'], 'failedUrl', URL_RULE) as string | undefined
+  const metaData = readMetaData(issues, o['metaData'])
+  const chargedAmount = top(o['chargedAmount'], 'chargedAmount', AMOUNT) as number | undefined
+  const refundedAmount = top(o['refundedAmount'], 'refundedAmount', AMOUNT) as number | undefined
+  const excessRefundedAmount = top(o['excessRefundedAmount'], 'excessRefundedAmount', AMOUNT) as number | undefined
+  const paidAmount = top(o['paidAmount'], 'paidAmount', AMOUNT) as number | undefined
+  const kidIn = o['kid']
+  const kid = kind === 'invoice' ? check(issues, kidIn, 'state', -1, 'kid', KID, true) as string | undefined : undefined
+  if (kind === 'card' && kidIn !== undefined) add(issues, 'kid', 'must be absent for a card payment')
+  const formAttempts = readFormAttempts(issues, o['formAttempts'])
   if (kind === 'invoice' && formAttempts !== undefined && formAttempts.length > 0) {
-    issues.add('formAttempts', 'An invoice has no payment form, so no form attempts.')
+    add(issues, 'formAttempts', 'must be empty for an invoice (it has no payment form)')
   }
-  const allocationRead = readSplits(issues, 'allocation', allocationIn, paymentReferenceID)
+  const allocationRead = readSplits(issues, 'allocation', o['allocation'], paymentReferenceID)
   const allocation = allocationRead === undefined ? undefined : shareIfSame(allocationRead, splits)
-  const createdAt = timestamp(issues, 'createdAt', createdAtIn)
-  const updatedAt = timestamp(issues, 'updatedAt', updatedAtIn)
-  let version: number | undefined
-  if (typeof versionIn === 'number' && Number.isSafeInteger(versionIn) && versionIn >= 1) version = versionIn
-  else issues.add('version', 'version must be a safe integer of at least 1.')
+  const createdAt = top(o['createdAt'], 'createdAt', TIMESTAMP) as string | undefined
+  const updatedAt = top(o['updatedAt'], 'updatedAt', TIMESTAMP) as string | undefined
+  const version = top(o['version'], 'version', POSITIVE) as number | undefined
 
   if (status !== undefined && kind !== undefined) {
     checkMoney(issues, {
@@ -681,37 +534,11 @@ const validatePayment = (o: Readonly<Record<string, unknown>>, statusIn: unknown
   }
   if (splits !== undefined && allocation !== undefined) checkFeeAccount(issues, splits.splits, allocation.splits)
 
-  if (
-    issues.list.length > 0 ||
-    status === undefined ||
-    kind === undefined ||
-    paymentReferenceID === undefined ||
-    externalPaymentReferenceID === undefined ||
-    environment === undefined ||
-    paymentGateway === undefined ||
-    sellerConnectedAccountID === undefined ||
-    currency === undefined ||
-    grossAmount === undefined ||
-    splits === undefined ||
-    customerExternalID === undefined ||
-    webhookSubscriptions === undefined ||
-    successUrl === undefined ||
-    failedUrl === undefined ||
-    metaData === undefined ||
-    chargedAmount === undefined ||
-    refundedAmount === undefined ||
-    excessRefundedAmount === undefined ||
-    paidAmount === undefined ||
-    formAttempts === undefined ||
-    allocation === undefined ||
-    createdAt === undefined ||
-    updatedAt === undefined ||
-    version === undefined
-  ) {
-    return E.left(issues.list.length > 0 ? validationError(issues.list) : /* v8 ignore next -- unreachable: every field read as undefined above has added an issue */ invalid('state', 'The state is not a valid payment.'))
-  }
+  // Every field read as undefined (a required one absent or invalid) has added an issue: with no
+  // issue, every required field below holds a valid value.
+  if (issues.length > 0) return E.left(validationError(issues.slice(0, MAX_ISSUES)))
 
-  const p: Mutable<Payment> = {
+  const p = {
     status,
     kind,
     paymentReferenceID,
@@ -721,7 +548,7 @@ const validatePayment = (o: Readonly<Record<string, unknown>>, statusIn: unknown
     sellerConnectedAccountID,
     currency,
     grossAmount,
-    moneySplits: splits.splits,
+    moneySplits: splits?.splits,
     customerExternalID,
     webhookSubscriptions,
     successUrl,
@@ -732,11 +559,11 @@ const validatePayment = (o: Readonly<Record<string, unknown>>, statusIn: unknown
     excessRefundedAmount,
     paidAmount,
     formAttempts,
-    allocation: allocation.splits,
+    allocation: allocation?.splits,
     createdAt,
     updatedAt,
     version
-  }
+  } as Mutable<Payment>
   if (chargeImmediately !== undefined) p.chargeImmediately = chargeImmediately
   if (externalObjectIdTag !== undefined) p.externalObjectIdTag = externalObjectIdTag
   if (description !== undefined) p.description = description
@@ -751,7 +578,10 @@ const validatePayment = (o: Readonly<Record<string, unknown>>, statusIn: unknown
  * known fields of a {@link Payment}, or `initialState` for any object whose `status` is
  * `NoPayment`. Anything else gives `Left` with code `ValidationFailed` and one issue per problem
  * found (at most 100), each at a path below `state`: `state.grossAmount`,
- * `state.moneySplits.2.amount`, or `state` itself for a value that is not an object.
+ * `state.moneySplits.2.amount`, or `state` itself for a value that is not an object; each
+ * message is the codecs' sentence, the path then the rule broken
+ * (`state.moneySplits.2.amount must be a safe integer of at least 0.`). Numbers given as `-0`
+ * are copied as `0`, except in `metaData`.
  *
  * Checked: every field's type, format and limits (as on create), the kind against the gateway,
  * and the money invariants: `grossAmount = Σ moneySplits[].amount`; cards have no `paidAmount`,
@@ -778,7 +608,7 @@ const validatePayment = (o: Readonly<Record<string, unknown>>, statusIn: unknown
  */
 export const validateState = (input: unknown): E.Either<PaymentError, PaymentState> => {
   if (!isRecord(input)) {
-    return E.left(invalid('state', 'The state must be an object: a payment, or { status: "NoPayment" }.'))
+    return E.left(invalid('state', 'state must be an object: a payment, or { status: "NoPayment" }.'))
   }
   const status = input['status']
   if (status === 'NoPayment') return E.right(initialState)

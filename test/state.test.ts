@@ -473,6 +473,26 @@ describe('validateState: every broken rule gives ValidationFailed at its path', 
     const paths = pathsOf(broken(card, { grossAmount: 1, currency: 'nok', version: 0 }))
     expect(paths).toEqual(expect.arrayContaining(['state.grossAmount', 'state.currency', 'state.version']))
   })
+
+  it('words every issue as the codecs do, the path then the rule broken, with the rules create shares', () => {
+    const issues = leftOf(
+      broken(card, {
+        currency: 'nok',
+        successUrl: 'ftp://shop.example/',
+        version: 0,
+        moneySplits: card.moneySplits.map((m, i) => (i === 0 ? { ...m, amount: -1 } : m))
+      })
+    ).issues ?? []
+    expect(issues.map((i) => i.message)).toEqual(
+      expect.arrayContaining([
+        'state.currency must be an active ISO 4217 code such as NOK.',
+        'state.moneySplits.0.amount must be a safe integer of at least 0.',
+        'state.successUrl must be an absolute http(s) URL.',
+        'state.version must be a safe integer of at least 1.'
+      ])
+    )
+    expect(issues.every((i) => i.message.startsWith(`${i.path} `) && i.message.endsWith('.'))).toBe(true)
+  })
 })
 
 // -------------------------------------------------------------------------------------
