@@ -1,0 +1,57 @@
+/**
+ * Kills the mutants Stryker left alive in src/kid.ts (docs/testing.md, "Mutation testing"):
+ * SPEC §7 allows digits only in the base of a KID, and a base with another character must be
+ * refused whatever its check digit says; and SPEC §2 wants each error to carry "a sentence a
+ * person can read", so the sentences of `kid.create` are pinned to what they must tell.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import { kid } from '../src/kid.js'
+import type { PaymentError } from '../src/errors.js'
+
+/** Every last character a KID may end with: the ten digits and MOD11's `-`. */
+const checks = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '-']
+
+const errorOf = (r: E.Either<PaymentError, string>): PaymentError => {
+  if (E.isRight(r)) throw new Error(`expected a refusal, got ${r.right}`)
+  return r.left
+}
+
+describe('SPEC §7: only digits before the check', () => {
+  it('a base holding a non-digit is no KID, whichever check follows it', () => {
+    // Some check in 0-9/- always equals what MOD10 or MOD11 computes from the character codes, so
+    // only the digit test of the base refuses these.
+    for (const odd of ['a', 'Z', ' ', '.', '/', ':', '+', '-', '１', '٣']) {
+      for (const base of [odd, `12${odd}4`, `${odd}2345678`, `1234567${odd}`]) {
+        for (const check of checks) expect(kid.isValid(base + check), JSON.stringify(base + check)).toBe(false)
+      }
+    }
+  })
+
+  it('the digit test looks at every base character, not only the first', () => {
+    // 'a1' passes the arithmetic of MOD10 ('a' counts as 49: 49·2 = 98 → 89, check 1)
+    expect(kid.isValid('a1')).toBe(false)
+    expect(kid.isValid('1a' + '0')).toBe(false)
+  })
+})
+
+describe('kid.create: the sentences say what a base and an algorithm must be', () => {
+  it('a bad base: the sentence names the KID base and the 1 to 24 digits it must have', () => {
+    for (const bad of ['', '9'.repeat(25), '12a']) {
+      const e = errorOf(kid.create(bad, 'mod10'))
+      expect(e.code).toBe('ValidationFailed')
+      expect(e.issues?.[0]?.message).toBe('The base of a KID must be 1 to 24 digits (0-9).')
+      expect(e.message).toBe('The base of a KID must be 1 to 24 digits (0-9).')
+    }
+  })
+
+  it('an unknown algorithm: the sentence names the two algorithms', () => {
+    const e = errorOf(kid.create('123', 'mod12' as never))
+    expect(e.issues?.[0]).toEqual({
+      path: 'algorithm',
+      code: 'ValidationFailed',
+      message: "The KID algorithm must be 'mod10' or 'mod11'."
+    })
+    expect(e.message).toMatch(/'mod10' or 'mod11'/)
+  })
+})

@@ -1,0 +1,319 @@
+/**
+ * Kills the mutants Stryker left alive in src/patches.ts (docs/testing.md, "Mutation testing").
+ * Most were in the sentences of the errors: SPEC §2 wants every error to carry "a sentence a
+ * person can read", so these tests pin what each sentence must tell (which splits are missing,
+ * unknown or repeated, which split a patch would raise and by how much, which field is wrong and
+ * what it must be). The others are behaviours of SPEC §4 no test looked at closely enough.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import type { PaymentError } from '../src/errors.js'
+import type { MoneySplit } from '../src/payment.js'
+import { applyPatch, deleteSplitsPatch, proportionalPatch, setAmountsPatch, toAdjustedSplits, toRefundedSplits } from '../src/patches.js'
+import type { MoneySplitPatch, PatchEntry } from '../src/requests.js'
+import { makeSplits, type SplitSpec } from './fixtures.js'
+import { FEE_ACCOUNT, PARTNER, PAYMENT_ID, SELLER } from './builders.js'
+
+const spec = (amount: number, isFee = false, connectedAccountID = SELLER): SplitSpec => ({ connectedAccountID, amount, isFee })
+
+/** Splits 1..n with these amounts (a fee split where `fee` lists the position). */
+const paymentOf = (amounts: ReadonlyArray<number>, fees: ReadonlyArray<number> = []): { moneySplits: ReadonlyArray<MoneySplit> } => ({
+  moneySplits: makeSplits(
+    PAYMENT_ID,
+    amounts.map((a, i) => (fees.includes(i + 1) ? spec(a, true, FEE_ACCOUNT) : spec(a, false, i % 2 === 0 ? SELLER : PARTNER)))
+  )
+})
+
+const keep = (splitID: number): PatchEntry => ({ splitID, updateType: 'DoNothing' })
+const update = (splitID: number, newAmount: number): PatchEntry => ({ splitID, updateType: 'UpdateAmount', newAmount })
+const patch = (newGrossAmount: number, ...entries: ReadonlyArray<PatchEntry>): MoneySplitPatch => ({ moneySplitPatch: entries, newGrossAmount })
+
+const left = <A>(r: E.Either<PaymentError, A>): PaymentError => {
+  if (E.isRight(r)) throw new Error(`expected a refusal, got ${JSON.stringify(r.right)}`)
+  return r.left
+}
+
+const p3 = paymentOf([500, 300, 200])
+
+describe('PatchSplitMismatch: the sentence lists the splitIDs of each kind', () => {
+  it('missing, unknown and repeated, in that order, separated by semicolons', () => {
+    const e = left(applyPatch(p3, patch(700, keep(1), keep(2), keep(2), keep(7))))
+    expect(e.code).toBe('PatchSplitMismatch')
+    expect(e.message).toBe(
+      'The patch must name each current split exactly once: missing splitIDs 3; unknown splitIDs 7; repeated splitIDs 2.'
+    )
+  })
+
+  it('only the kinds that occur, each with all its splitIDs ascending', () => {
+    expect(left(applyPatch(p3, patch(500, keep(1)))).message).toBe(
+      'The patch must name each current split exactly once: missing splitIDs 2, 3.'
+    )
+    expect(left(applyPatch(p3, patch(1000, keep(1), keep(2), keep(3), keep(9), keep(8)))).message).toBe(
+      'The patch must name each current split exactly once: unknown splitIDs 8, 9.'
+    )
+    expect(left(applyPatch(p3, patch(1000, keep(3), keep(1), keep(2), keep(3), keep(1)))).message).toBe(
+      'The patch must name each current split exactly once: repeated splitIDs 1, 3.'
+    )
+  })
+
+  it('a splitID no split has, named twice, is both unknown and repeated', () => {
+    const e = left(applyPatch(p3, patch(1000, keep(1), keep(2), keep(3), keep(5), keep(5))))
+    expect(e).toMatchObject({ missing: [], unknown: [5], repeated: [5] })
+    expect(e.message).toBe('The patch must name each current split exactly once: unknown splitIDs 5; repeated splitIDs 5.')
+  })
+
+  it('lists up to 20 splitIDs whole and cuts a longer list after 20, saying how many there are', () => {
+    const many = (n: number): MoneySplitPatch => patch(1000, keep(1), keep(2), keep(3), ...Array.from({ length: n }, (_, i) => keep(101 + i)))
+    const ids = (n: number): string => Array.from({ length: n }, (_, i) => String(101 + i)).join(', ')
+    expect(left(applyPatch(p3, many(20))).message).toBe(`The patch must name each current split exactly once: unknown splitIDs ${ids(20)}.`)
+    expect(left(applyPatch(p3, many(21))).message).toBe(
+      `The patch must name each current split exactly once: unknown splitIDs ${ids(20)}, … (21 in all).`
+    )
+  })
+
+  it('the builders do not call a split missing: they only name the splits to change', () => {
+    expect(left(deleteSplitsPatch(p3, [4, 2, 4])).message).toBe(
+      'The patch must name each current split exactly once: unknown splitIDs 4; repeated splitIDs 4.'
+    )
+    expect(left(setAmountsPatch(p3, [{ splitID: 2, amount: 1 }, { splitID: 2, amount: 2 }])).message).toBe(
+      'The patch must name each current split exactly once: repeated splitIDs 2.'
+    )
+  })
+})
+
+describe('the other rules of SPEC §4: each sentence names the split and the amounts', () => {
+  it('SplitAmountIncrease: the split, what it holds, what the patch asks for, and that a patch only lowers', () => {
+    const e = left(applyPatch(p3, patch(1001, keep(1), update(2, 301), keep(3))))
+    expect(e.code).toBe('SplitAmountIncrease')
+    expect(e.message).toBe('Split 2 holds 300; the patch asks for 301, but a patch can only lower a split.')
+    expect(left(setAmountsPatch(p3, [{ splitID: 3, amount: 250 }])).message).toBe(
+      'Split 3 holds 200; the patch asks for 250, but a patch can only lower a split.'
+    )
+  })
+
+  it('NothingToChange: the sentence says every split keeps its amount', () => {
+    const e = left(applyPatch(p3, patch(1000, keep(1), update(2, 300), keep(3))))
+    expect(e.code).toBe('NothingToChange')
+    expect(e.message).toBe('The patch changes nothing: every split keeps its amount.')
+    expect(left(deleteSplitsPatch(p3, [])).message).toBe('The patch changes nothing: every split keeps its amount.')
+    expect(left(setAmountsPatch(p3, [{ splitID: 1, amount: 500 }])).message).toBe(
+      'The patch changes nothing: every split keeps its amount.'
+    )
+  })
+
+  it('GrossAmountMismatch: the issue names newGrossAmount, its value and the sum after the patch', () => {
+    const e = left(applyPatch(p3, patch(900, keep(1), update(2, 100), keep(3))))
+    expect(e.issues).toEqual([
+      {
+        path: 'newGrossAmount',
+        code: 'GrossAmountMismatch',
+        message: 'newGrossAmount 900 differs from the sum of the splits after the patch, 800.'
+      }
+    ])
+  })
+
+  it('an updateType a JavaScript caller made up: the issue names the entry and the three update types', () => {
+    const bogus = { splitID: 2, updateType: 'Bogus' } as unknown as PatchEntry
+    for (const entries of [[keep(1), bogus, keep(3)], [keep(3), bogus, keep(1)]]) {
+      expect(left(applyPatch(p3, patch(1000, ...entries))).issues).toEqual([
+        {
+          path: 'moneySplitPatch.1.updateType',
+          code: 'ValidationFailed',
+          message: 'updateType must be UpdateAmount, DoDeleteSplitEntry or DoNothing.'
+        }
+      ])
+    }
+  })
+})
+
+describe('SPEC §4 order: a PatchSplitMismatch anywhere in the patch comes before the other rules', () => {
+  const bogus = (splitID: number): PatchEntry => ({ splitID, updateType: 'Bogus' }) as unknown as PatchEntry
+
+  it('an increase in an early entry, a wrong splitID in a later one: PatchSplitMismatch', () => {
+    // as many entries as splits, the first ones in the splits' order
+    expect(left(applyPatch(p3, patch(1000, update(1, 900), keep(2), keep(7)))).code).toBe('PatchSplitMismatch')
+    expect(left(applyPatch(p3, patch(1000, update(1, 900), keep(2), keep(2)))).code).toBe('PatchSplitMismatch')
+    expect(left(applyPatch(p3, patch(1000, keep(1), update(2, 900), keep(1)))).code).toBe('PatchSplitMismatch')
+    expect(left(applyPatch(p3, patch(1000, update(1, 900), keep(3), keep(2)))).code).toBe('SplitAmountIncrease')
+  })
+
+  it('an unknown updateType in an early entry, a wrong splitID in a later one: PatchSplitMismatch', () => {
+    expect(left(applyPatch(p3, patch(1000, bogus(1), keep(2), keep(7)))).code).toBe('PatchSplitMismatch')
+    expect(left(applyPatch(p3, patch(1000, bogus(1), keep(3), keep(3)))).code).toBe('PatchSplitMismatch')
+    expect(left(applyPatch(p3, patch(1000, bogus(1), keep(2), keep(3)))).code).toBe('ValidationFailed')
+  })
+
+  it('SplitAmountIncrease names the lowest splitID raised, also when the splits do not ascend', () => {
+    const unordered = { moneySplits: [p3.moneySplits[1], p3.moneySplits[2], p3.moneySplits[0]] as MoneySplit[] } // 2, 3, 1
+    const e = left(applyPatch(unordered, patch(1000, update(2, 999), keep(3), update(1, 999))))
+    expect(e.code).toBe('SplitAmountIncrease')
+    expect(e.message).toBe('Split 1 holds 500; the patch asks for 999, but a patch can only lower a split.')
+  })
+
+  it('splits that do not ascend are matched by splitID all the same', () => {
+    const shuffled = { moneySplits: [...p3.moneySplits].reverse() } // 3, 2, 1
+    expect(left(applyPatch(shuffled, patch(1000, update(3, 900), keep(2), keep(1)))).code).toBe('SplitAmountIncrease')
+    expect(left(applyPatch(shuffled, patch(1000, update(3, 900), keep(2), keep(7)))).code).toBe('PatchSplitMismatch')
+    const r = applyPatch(shuffled, patch(900, update(3, 100), keep(2), keep(1)))
+    expect(E.isRight(r) && r.right.splitList.map((s) => [s.splitID, s.amount])).toEqual([[1, 500], [2, 300], [3, 100]])
+  })
+})
+
+describe('SPEC §4 outcomes the other tests did not look at closely', () => {
+  it('a patch listing the splits out of order is matched by splitID, not by position', () => {
+    const r = applyPatch(p3, patch(900, keep(1), keep(3), update(2, 200)))
+    expect(E.isRight(r) && r.right.splitList.map((s) => [s.splitID, s.amount])).toEqual([[1, 500], [2, 200], [3, 200]])
+  })
+
+  it('splitList and changes come out in splitID order even when the splits are not', () => {
+    const shuffled = { moneySplits: [p3.moneySplits[1], p3.moneySplits[2], p3.moneySplits[0]] as MoneySplit[] } // 2, 3, 1
+    const r = applyPatch(shuffled, patch(600, update(1, 100), keep(2), keep(3)))
+    expect(E.isRight(r) && r.right.splitList.map((s) => s.splitID)).toEqual([1, 2, 3])
+    expect(deleteSplitsPatch(shuffled, [3])).toEqual(
+      E.right({
+        moneySplitPatch: [keep(1), keep(2), { splitID: 3, updateType: 'DoDeleteSplitEntry', doDelete: true }],
+        newGrossAmount: 800
+      })
+    )
+  })
+
+  it('a lowered split and the refunded/adjusted entries hold description and externalID only when the split has them', () => {
+    const splits = makeSplits(PAYMENT_ID, [
+      { connectedAccountID: SELLER, amount: 100, isFee: false },
+      { connectedAccountID: SELLER, amount: 100, isFee: false, description: 'd2' },
+      { connectedAccountID: SELLER, amount: 100, isFee: false, externalID: 'e3' },
+      { connectedAccountID: SELLER, amount: 100, isFee: false, description: 'd4', externalID: 'e4' }
+    ])
+    const r = applyPatch({ moneySplits: splits }, patch(40, update(1, 10), update(2, 10), update(3, 10), update(4, 10)))
+    if (E.isLeft(r)) throw new Error(r.left.message)
+    const optional = (o: object): ReadonlyArray<string> => Object.keys(o).filter((k) => k === 'description' || k === 'externalID')
+    expect(r.right.splitList.map(optional)).toEqual([[], ['description'], ['externalID'], ['description', 'externalID']])
+    expect(r.right.splitList.map((s) => [s.description, s.externalID])).toEqual([
+      [undefined, undefined],
+      ['d2', undefined],
+      [undefined, 'e3'],
+      ['d4', 'e4']
+    ])
+    const refunded = toRefundedSplits(r.right)
+    const adjusted = toAdjustedSplits(r.right)
+    expect(refunded.map(optional)).toEqual([[], ['description'], ['externalID'], ['description', 'externalID']])
+    expect(adjusted.map(optional)).toEqual([[], ['description'], ['externalID'], ['description', 'externalID']])
+    expect(refunded[3]).toStrictEqual({ refundAmount: 90, connectedAccountID: SELLER, description: 'd4', externalID: 'e4', isFee: false })
+    expect(adjusted[2]).toStrictEqual({ adjustedAmount: 90, connectedAccountID: SELLER, externalID: 'e3', isFee: false })
+  })
+
+  it('proportionalPatch: the units left go to the largest remainders first, then to the lower splitIDs among equal ones', () => {
+    // 7 over 4/2/2/2 (total 10): shares 2.8, 1.4, 1.4, 1.4; floors 2, 1, 1, 1 leave 2 units: one to
+    // the largest remainder (split 1), one to the lowest splitID of the equal ones (split 2)
+    expect(proportionalPatch(paymentOf([4, 2, 2, 2]), 7)).toEqual(
+      E.right({ moneySplitPatch: [update(1, 1), update(2, 0), update(3, 1), update(4, 1)], newGrossAmount: 3 })
+    )
+  })
+
+  it('proportionalPatch is exact where amount × split passes 2^53 (BigInt reference)', () => {
+    const amounts = [345561567971993, 2315183893329532] // total 2 660 745 461 301 525
+    const amount = 2258292014943497
+    const total = BigInt(amounts[0] ?? 0) + BigInt(amounts[1] ?? 0)
+    const exact = amounts.map((a) => ({ q: (BigInt(amount) * BigInt(a)) / total, r: (BigInt(amount) * BigInt(a)) % total }))
+    // one unit is left over, and goes to the larger exact remainder
+    const [first, second] = exact as [{ q: bigint; r: bigint }, { q: bigint; r: bigint }]
+    expect(first.q + second.q).toBe(BigInt(amount) - 1n)
+    const parts = first.r > second.r ? [first.q + 1n, second.q] : [first.q, second.q + 1n]
+    expect(parts.map(Number)).toEqual([293293342400659, 1964998672542838])
+    expect(proportionalPatch(paymentOf(amounts), amount)).toEqual(
+      E.right({
+        moneySplitPatch: [update(1, 345561567971993 - 293293342400659), update(2, 2315183893329532 - 1964998672542838)],
+        newGrossAmount: 2660745461301525 - amount
+      })
+    )
+  })
+})
+
+describe('input that cannot be read: the issue names the argument', () => {
+  const throwing = <T extends object>(target: T, key: string): T =>
+    Object.defineProperty(target, key, {
+      get() {
+        throw new Error('boom')
+      }
+    })
+
+  it('a payment whose splits cannot be read: the issue still names a field', () => {
+    const e = left(applyPatch(throwing({}, 'moneySplits') as never, patch(0)))
+    const issue = e.issues?.[0]
+    expect(issue?.path).toMatch(/^[a-zA-Z]+$/)
+    expect(issue?.message).toBe(`${issue?.path ?? ''} could not be read.`)
+  })
+
+  it('applyPatch, proportionalPatch, deleteSplitsPatch and setAmountsPatch each name their own', () => {
+    const hostileList = new Proxy([1], {
+      get(target, key, receiver) {
+        if (key === '0') throw new Error('boom')
+        return Reflect.get(target, key, receiver) as unknown
+      }
+    })
+    const cases: ReadonlyArray<readonly [string, E.Either<PaymentError, unknown>]> = [
+      ['moneySplitPatch', applyPatch(p3, throwing({ newGrossAmount: 0 }, 'moneySplitPatch') as MoneySplitPatch)],
+      ['amount', proportionalPatch(p3, 1, throwing({}, 'includeFees'))],
+      ['splitIDs', deleteSplitsPatch(p3, hostileList)],
+      ['amounts', setAmountsPatch(p3, hostileList as never)]
+    ]
+    for (const [path, r] of cases) {
+      expect(path).not.toBe('')
+      expect(left(r).issues).toEqual([{ path, code: 'ValidationFailed', message: `${path} could not be read.` }])
+    }
+  })
+})
+
+describe('the builders: each refusal names the argument and what it must be', () => {
+  it('proportionalPatch: amount from 1 to the total of the splits it may touch, the total named', () => {
+    for (const amount of [0, 1001, 1.5, Number.NaN]) {
+      expect(left(proportionalPatch(p3, amount)).issues).toEqual([
+        {
+          path: 'amount',
+          code: 'ValidationFailed',
+          message: 'amount must be a whole number from 1 to 1000 (the total of the splits it may touch).'
+        }
+      ])
+    }
+    const withFee = paymentOf([500, 300, 200], [3])
+    expect(left(proportionalPatch(withFee, 801, { includeFees: false })).message).toBe(
+      'amount must be a whole number from 1 to 800 (the total of the splits it may touch).'
+    )
+  })
+
+  it('proportionalPatch: splits that hold nothing it may touch get their own sentence', () => {
+    expect(left(proportionalPatch(paymentOf([0, 0]), 1)).issues).toEqual([
+      { path: 'amount', code: 'ValidationFailed', message: 'amount cannot be removed: the splits it may touch hold nothing.' }
+    ])
+    expect(left(proportionalPatch(paymentOf([100], [1]), 1, { includeFees: false })).message).toBe(
+      'amount cannot be removed: the splits it may touch hold nothing.'
+    )
+  })
+
+  it('proportionalPatch: includeFees must be a boolean', () => {
+    expect(left(proportionalPatch(p3, 1, { includeFees: 'no' as never })).issues).toEqual([
+      { path: 'includeFees', code: 'ValidationFailed', message: 'includeFees must be a boolean.' }
+    ])
+  })
+
+  it('deleteSplitsPatch: an array of splitIDs, each a whole number from 1', () => {
+    expect(left(deleteSplitsPatch(p3, '1' as never)).issues).toEqual([
+      { path: 'splitIDs', code: 'ValidationFailed', message: 'splitIDs must be an array of splitIDs.' }
+    ])
+    expect(left(deleteSplitsPatch(p3, [1, 0, 2.5])).issues).toEqual([
+      { path: 'splitIDs.1', code: 'ValidationFailed', message: 'splitIDs.1 must be a splitID, a whole number from 1.' },
+      { path: 'splitIDs.2', code: 'ValidationFailed', message: 'splitIDs.2 must be a splitID, a whole number from 1.' }
+    ])
+  })
+
+  it('setAmountsPatch: an array of { splitID, amount }, each field named where it is wrong', () => {
+    expect(left(setAmountsPatch(p3, null as never)).issues).toEqual([
+      { path: 'amounts', code: 'ValidationFailed', message: 'amounts must be an array of { splitID, amount }.' }
+    ])
+    expect(left(setAmountsPatch(p3, [{ splitID: 1, amount: 1 }, 7, { splitID: 0, amount: -1 }] as never)).issues).toEqual([
+      { path: 'amounts.1', code: 'ValidationFailed', message: 'amounts.1 must be { splitID, amount }.' },
+      { path: 'amounts.2.splitID', code: 'ValidationFailed', message: 'amounts.2.splitID must be a splitID, a whole number from 1.' },
+      { path: 'amounts.2.amount', code: 'ValidationFailed', message: 'amounts.2.amount must be a whole number of minor units, 0 or more.' }
+    ])
+  })
+})
