@@ -33,7 +33,7 @@ import type {
   RefundedSplit
 } from './events.js'
 import { kid as kidNumber } from './kid.js'
-import { applyColumns, readPatchColumns, toAdjustedSplits, toRefundedSplits, withAmount, type PatchColumns } from './patches.js'
+import { applyColumns, readPatchColumns, returnedSplit, toAdjustedSplits, toRefundedSplits, withAmount, type PatchColumns } from './patches.js'
 import type { MoneySplit, Payment, PaymentState } from './payment.js'
 import { initialState, isPayment } from './payment.js'
 import { validateState } from './state.js'
@@ -364,20 +364,9 @@ const receiveTransfer = (
 const fullRefund = (p: Payment, at: string): PaymentRefunded => {
   const refundedSplit: Array<RefundedSplit> = []
   for (const s of p.moneySplits) {
-    if (s.amount > 0) refundedSplit.push(refundOf(s, s.amount))
+    if (s.amount > 0) refundedSplit.push(returnedSplit(s, s.amount))
   }
   return { type: 'PaymentRefunded', at, paymentReferenceID: p.paymentReferenceID, refundAmount: p.grossAmount, refundedSplit }
-}
-
-const refundOf = (s: MoneySplit, refundAmount: number): RefundedSplit => {
-  const r: { -readonly [K in keyof RefundedSplit]: RefundedSplit[K] } = {
-    refundAmount,
-    connectedAccountID: s.connectedAccountID,
-    isFee: s.isFee
-  }
-  if (s.description !== undefined) r.description = s.description
-  if (s.externalID !== undefined) r.externalID = s.externalID
-  return r
 }
 
 const decidePayment = (

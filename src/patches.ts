@@ -587,9 +587,12 @@ const applyMatched = (
 /**
  * `{ [amountKey]: amount, connectedAccountID, description?, externalID?, isFee }` for a split: the
  * entry of `refundedSplit` / `adjustedSplit`, fields in that order, the optional strings only
- * when the split has them. Object literals, not spreads (a refund may list 100 000 splits).
+ * when the split has them. Object literals, not spreads (a refund may list 100 000 splits). The
+ * decider's full refund lists its splits with it too.
+ *
+ * @internal
  */
-const returnedSplit = (split: MoneySplit, amount: number): RefundedSplit =>
+export const returnedSplit = (split: MoneySplit, amount: number): RefundedSplit =>
   split.description === undefined
     ? split.externalID === undefined
       ? { refundAmount: amount, connectedAccountID: split.connectedAccountID, isFee: split.isFee }
