@@ -330,7 +330,7 @@ const checkSplits = (issues: Issues, v: unknown, out: Obj): number => {
   // NaN as soon as the sum cannot be known: an invalid amount (undefined) makes it NaN too
   let sum = n >= 1 && n <= MAX_SPLITS ? 0 : NaN
   let feeIndex = -1
-  let feeAccount = ''
+  let feeAccount!: string // set with feeIndex, read only once feeIndex ≥ 0
   for (let i = 0; i < n && i < MAX_SPLITS; i++) {
     if (hole(issues, list, path, i)) return NaN
     const split = checkSplit(issues, list[i], path, i) ?? {}
