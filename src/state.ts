@@ -97,11 +97,11 @@ const add = (issues: Issues, path: string, rule: string): void => {
 const withinLength = (s: string, max: number): boolean => {
   if (s.length <= max) return true
   if (s.length > 2 * max) return false
-  // count code points: a high surrogate followed by a low one is one character
+  // count code points: a high surrogate followed by a low one is one character (charCodeAt past the end: NaN)
   let n = 0
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    if (c >= 0xd800 && c <= 0xdbff) {
       const d = s.charCodeAt(i + 1)
       if (d >= 0xdc00 && d <= 0xdfff) i++
     }
