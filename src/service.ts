@@ -112,8 +112,7 @@ const isObject = (u: unknown): u is object => typeof u === 'object' && u !== nul
 const keyOf = (paymentReferenceID: string): string => paymentReferenceID.toLowerCase()
 
 const isWorld = (w: unknown): w is World =>
-  typeof w === 'object' &&
-  w !== null &&
+  isObject(w) &&
   (w as World).payments instanceof Map &&
   (w as World).customers instanceof Map &&
   (w as World).references instanceof Map
@@ -239,10 +238,10 @@ const run = (
   const [after, events] = result.right
   /* v8 ignore if -- unreachable: a state after an accepted command is a payment */
   if (!isPayment(after)) {
-    return E.left(paymentError('PaymentNotFound', `No payment has the paymentReferenceID ${paymentReferenceID}.`))
+    return E.left(notFound(paymentReferenceID))
   }
   const next: World = { ...world, payments: withEntry(world.payments, keyOf(after.paymentReferenceID), after) }
-  const deliveries = webhookDeliveries(after, events, catchAllUrl === undefined ? {} : { catchAllUrl })
+  const deliveries = webhookDeliveries(after, events, { catchAllUrl })
   return E.right([next, after, events, deliveries] as const)
 }
 
