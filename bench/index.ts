@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runDecodeBenchmarks } from './decode.bench.js'
+import { runLinearityBenchmarks } from './linearity.bench.js'
 import { formatRatio, type Figure } from './harness.js'
 import { runPatchBenchmarks } from './patch.bench.js'
 import { runReplayBenchmarks } from './replay.bench.js'
@@ -25,6 +26,8 @@ console.log('## transition')
 await runTransitionBenchmarks()
 console.log('\n## decoding a create request')
 await runDecodeBenchmarks()
+console.log('\n## linear time of validation (SPEC §3)')
+await runLinearityBenchmarks()
 console.log('\n## split patch')
 await runPatchBenchmarks()
 console.log('\n## replay')

@@ -19,5 +19,5 @@ if (!existsSync(fileURLToPath(new URL('index.js', dist)))) {
 const lib = (await import(new URL('index.js', dist).href)) as typeof Lib
 const codecs = (await import(new URL('codecs.js', dist).href)) as typeof Codecs
 
-export const { transition, replay, initialState } = lib
-export const { decodePaymentIntentRequest, PaymentIntentRequest } = codecs
+export const { transition, replay, initialState, validateState, kid } = lib
+export const { decodePaymentIntentRequest, decodeMoneySplitPatch, PaymentIntentRequest } = codecs

@@ -136,16 +136,8 @@ const withCustomer = (key: string, value: unknown): Record<string, unknown> => (
 
 const withMeta = (meta: unknown): Record<string, unknown> => ({ ...card(), metaData: meta })
 
-const time = (f: () => unknown): number => {
-  const runs: number[] = []
-  for (let r = 0; r < 5; r++) {
-    const t0 = performance.now()
-    f()
-    runs.push(performance.now() - t0)
-  }
-  runs.sort((a, b) => a - b)
-  return runs[2] ?? 0
-}
+/** Where and why an input fails: the paths and codes of its issues (messages left out). */
+const pathsOf = (input: unknown): ReadonlyArray<string> => issuesOf(input).map((i) => `${i.path} ${i.code}`)
 
 // -------------------------------------------------------------------------------------
 // decoding valid requests
@@ -457,12 +449,11 @@ describe('moneySplitList holds 1..500 entries (SPEC §3)', () => {
   it('a huge sparse array is rejected at once', () => {
     const huge: unknown[] = []
     huge.length = 2 ** 32 - 1
-    const t0 = performance.now()
+    // at once: walking 2^32 - 1 holes would not finish within the test's timeout
     expect(issuesOf(withField(invoice(), 'moneySplitList', huge)).map((i) => i.path)).toEqual([
       'moneySplitList',
       'moneySplitList.0'
     ])
-    expect(performance.now() - t0).toBeLessThan(500)
   })
 })
 
@@ -1010,7 +1001,7 @@ describe('hostile input', () => {
     expect(JSON.stringify(input)).toBe(snapshot)
   })
 
-  it('1 MB adversarial strings in every string field are rejected well under a second, in roughly linear time', () => {
+  it('1 MB adversarial strings in every string field are rejected with the same issues as 100 kB ones (the time: bench/linearity.bench.ts)', () => {
     const payloads: ReadonlyArray<(n: number) => string> = [
       (n) => '@'.repeat(n),
       (n) => 'a'.repeat(n) + '!',
@@ -1049,32 +1040,25 @@ describe('hostile input', () => {
       for (const place of places) {
         const inputSmall = place(small)
         const inputLarge = place(large)
-        const tSmall = time(() => decodePaymentIntentRequest(inputSmall))
-        const tLarge = time(() => decodePaymentIntentRequest(inputLarge))
+        // as many issues, of the same codes, for 1 MB as for 100 kB (a metaData key is its own
+        // path); how the time grows is measured by bench/linearity.bench.ts
+        expect(issuesOf(inputLarge).map((i) => i.code)).toStrictEqual(issuesOf(inputSmall).map((i) => i.code))
         expect(E.isLeft(decodePaymentIntentRequest(inputLarge))).toBe(true)
-        expect(tLarge).toBeLessThan(1000)
-        expect(tLarge).toBeLessThan(50 * Math.max(tSmall, 1))
       }
     }
   })
 
-  it('many splits, subscriptions and metaData keys stay fast', () => {
+  it('a million splits or subscriptions and 100 000 metaData keys get one issue each, past the limit nothing is read', () => {
     const split = { connectedAccountID: SELLER, amount: 1, isFee: false }
-    const t0 = performance.now()
-    decodePaymentIntentRequest({
-      ...invoice(),
-      moneySplitList: Array.from({ length: 1_000_000 }, () => split)
-    })
-    decodePaymentIntentRequest({
-      ...invoice(),
-      webhookSubscriptions: Array.from({ length: 1_000_000 }, () => ({}))
-    })
-    decodePaymentIntentRequest(
-      withMeta(
-        Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, { nested: i }]))
-      )
-    )
-    expect(performance.now() - t0).toBeLessThan(2000)
+    expect(
+      pathsOf({ ...invoice(), moneySplitList: Array.from({ length: 1_000_000 }, () => split) })
+    ).toContain('moneySplitList ValidationFailed')
+    expect(
+      pathsOf({ ...invoice(), webhookSubscriptions: Array.from({ length: 1_000_000 }, () => ({})) })
+    ).toContain('webhookSubscriptions ValidationFailed')
+    expect(
+      pathsOf(withMeta(Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, { nested: i }]))))
+    ).toContain('metaData ValidationFailed')
   })
 })
 
@@ -1200,7 +1184,7 @@ describe('decodeMoneySplitPatch: the patch shape only (SPEC §3 last sentence, s
     ])
   })
 
-  it('100k entries decode fast and in linear time; the value has fresh entries', () => {
+  it('100k entries decode; the value has fresh entries (the time: bench/linearity.bench.ts)', () => {
     const make = (n: number) =>
       patch(
         Array.from({ length: n }, (_, i) => ({
@@ -1212,10 +1196,8 @@ describe('decodeMoneySplitPatch: the patch shape only (SPEC §3 last sentence, s
       )
     const small = make(10_000)
     const large = make(100_000)
-    const tSmall = time(() => decodeMoneySplitPatch(small))
-    const tLarge = time(() => decodeMoneySplitPatch(large))
-    expect(tLarge).toBeLessThan(500)
-    expect(tLarge).toBeLessThan(50 * Math.max(tSmall, 2))
+    // how the time grows from 10k to 100k entries: bench/linearity.bench.ts
+    expect(E.isRight(decodeMoneySplitPatch(small))).toBe(true)
     const r = decodeMoneySplitPatch(large)
     expect(E.isRight(r) && r.right.moneySplitPatch.length).toBe(100_000)
     expect(E.isRight(r) && r.right.moneySplitPatch[0]).not.toBe(
@@ -1225,7 +1207,8 @@ describe('decodeMoneySplitPatch: the patch shape only (SPEC §3 last sentence, s
       Array.from({ length: 100_000 }, () => ({})),
       0
     )
-    expect(time(() => decodeMoneySplitPatch(allBad))).toBeLessThan(1000)
+    const bad = decodeMoneySplitPatch(allBad)
+    expect(E.isLeft(bad) && bad.left.issues?.length).toBeGreaterThan(0)
   })
 
   it('a hole in the array is an issue at the hole', () => {

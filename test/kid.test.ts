@@ -112,11 +112,8 @@ describe('kid.isValid', () => {
     }
   })
 
-  it('rejects a 1 MB string at once', () => {
-    const huge = '1'.repeat(1024 * 1024)
-    const start = performance.now()
-    for (let i = 0; i < 1000; i++) expect(kid.isValid(huge)).toBe(false)
-    expect(performance.now() - start).toBeLessThan(500)
+  it('rejects a 1 MB string (by its length: bench/linearity.bench.ts measures that it is not read)', () => {
+    expect(kid.isValid('1'.repeat(1024 * 1024))).toBe(false)
   })
 })
 

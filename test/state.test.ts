@@ -196,7 +196,7 @@ describe('validateState: valid states', () => {
     expect(rightOf(initialState)).toBe(initialState)
   })
 
-  it('validates 100 000 splits in linear time', () => {
+  it('validates 100 000 splits', () => {
     const n = 100_000
     const specs = Array.from({ length: n }, (_, i) => ({
       connectedAccountID: i % 10 === 0 ? ids.platform : ids.seller,
@@ -204,10 +204,8 @@ describe('validateState: valid states', () => {
       isFee: i % 10 === 0
     }))
     const p = changeSplits(charge(withSplits(cardPayment(), specs)), new Map<number, SplitChange>([[5, 50], [7, 'delete']]))
-    const started = performance.now()
+    // a quadratic check would not finish within the test's timeout; the time: bench/linearity.bench.ts
     const out = rightOf(p) as Payment
-    // generous: a quadratic check would take minutes here
-    expect(performance.now() - started).toBeLessThan(10_000)
     expect(out.moneySplits.length).toBe(n - 1)
     expect(out.allocation.length).toBe(n)
   })
@@ -308,9 +306,8 @@ describe('validateState: garbage', () => {
 
   it('stops early on a hostile array that claims a huge length', () => {
     const huge = new Proxy([], { get: (t, k): unknown => (k === 'length' ? 1e9 : Reflect.get(t, k)) })
-    const started = performance.now()
+    // early: reading 10^9 entries would not finish within the test's timeout
     const e = leftOf(broken(cardPayment(), { moneySplits: huge, allocation: huge }))
-    expect(performance.now() - started).toBeLessThan(1000)
     expect((e.issues ?? []).length).toBeLessThanOrEqual(100)
   })
 
