@@ -204,7 +204,7 @@ export const paymentIntentRequestArb = (options: RequestOptions = {}): fc.Arbitr
         compact<MoneySplitRequest>({
           connectedAccountID: s.isFee ? feeAccount : s.account,
           // grossAmount must be ≥ 1: the first split takes at least 1 when all are 0.
-          amount: i === 0 && s.amount === 0 && specs.every((x) => x.amount === 0) ? Math.max(1, minAmount) : s.amount,
+          amount: i === 0 && specs.every((x) => x.amount === 0) ? 1 : s.amount,
           description: s.description,
           isFee: s.isFee,
           externalID: s.externalID
@@ -370,11 +370,10 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
  */
 export const patchOf = (payment: Payment, ops: ReadonlyArray<Op>, reversed: boolean): MoneySplitPatch | undefined => {
   const splits = payment.moneySplits
-  if (splits.length === 0) return undefined
   let changed = false
   let gross = 0
   const entries: PatchEntry[] = splits.map((s, i) => {
-    const op = ops.length === 0 ? { t: 'keep' as const } : (ops[i % ops.length] ?? { t: 'keep' as const })
+    const op = ops[i % ops.length] ?? { t: 'keep' as const }
     switch (op.t) {
       case 'keep':
         gross += s.amount
@@ -398,12 +397,10 @@ export const patchOf = (payment: Payment, ops: ReadonlyArray<Op>, reversed: bool
     const i = Math.max(0, splits.findIndex((s) => s.amount > 0))
     const s = splits[i]
     if (s === undefined) return undefined
-    const before = entries[i]
-    const kept = before?.updateType === 'UpdateAmount' ? (before.newAmount ?? s.amount) : s.amount
-    gross -= kept
+    // Unchanged, entry i counted s.amount in gross (kept, or lowered to itself).
     if (s.amount > 0) {
       entries[i] = { splitID: s.splitID, updateType: 'UpdateAmount', newAmount: s.amount - 1 }
-      gross += s.amount - 1
+      gross -= 1
     } else entries[i] = { splitID: s.splitID, updateType: 'DoDeleteSplitEntry', doDelete: true }
   }
   return { moneySplitPatch: reversed ? [...entries].reverse() : entries, newGrossAmount: gross }
@@ -470,7 +467,7 @@ const later = (at: string, seconds: number): string => {
 /** The commands `payment` accepts for this choice (may be empty: terminal states). */
 const acceptedCommands = (p: Payment, c: Choice, at: string): ReadonlyArray<Command> => {
   const out: Command[] = []
-  const patch = p.moneySplits.length > 0 ? patchOf(p, c.ops, c.reversed) : undefined
+  const patch = patchOf(p, c.ops, c.reversed)
   if (p.kind === 'card') {
     if (p.status === 'Initiated') {
       out.push({ type: 'CompletePaymentForm', at })
@@ -525,13 +522,11 @@ export const commandArb = (state: PaymentState): O.Option<fc.Arbitrary<Command>>
   const p = state
   // Whether anything is accepted depends on the state alone, not on the choice.
   const probe: Choice = { pick: 0, permille: 1000, ops: [{ t: 'keep' }], reversed: false, reason: undefined }
-  let any = false
   try {
-    any = acceptedCommands(p, probe, p.updatedAt).length > 0
+    if (acceptedCommands(p, probe, p.updatedAt).length === 0) return O.none
   } catch {
     return O.none
   }
-  if (!any) return O.none
   return O.some(choiceArb.map((c) => commandOf(p, c)).filter((c): c is Command => c !== undefined))
 }
 

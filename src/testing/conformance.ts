@@ -294,7 +294,7 @@ const exchange = async (
   await compareWebhooks(m, r, deliveries)
 }
 
-const hooksOf = (r: Real): { catchAllUrl?: string } => (r.sut.catchAllUrl !== undefined ? { catchAllUrl: r.sut.catchAllUrl } : {})
+const hooksOf = (r: Real): { catchAllUrl?: string } => ({ catchAllUrl: r.sut.catchAllUrl })
 
 // -------------------------------------------------------------------------------------
 // commands
@@ -312,8 +312,8 @@ class Create implements Cmd {
   check = (): boolean => true
   async run(m: Model, r: Real): Promise<void> {
     const body =
-      this.valid && typeof this.request === 'object' && this.request !== null
-        ? { ...this.request, externalPaymentReferenceID: `${m.tag}order-${String(this.ext)}`, customerExternalID: `${m.tag}customer-${String(this.customer)}` }
+      this.valid
+        ? { ...(this.request as object), externalPaymentReferenceID: `${m.tag}order-${String(this.ext)}`, customerExternalID: `${m.tag}customer-${String(this.customer)}` }
         : this.request
     await createWith(m, r, body)
   }
