@@ -93,7 +93,10 @@ export type ConformanceReport =
       readonly ok: false
       readonly numRuns: number
       readonly seed: number
-      /** With `seed`, replays the shrunk counterexample: `checkService({ ...options, seed, path })`. */
+      /**
+       * With `seed`, replays the shrunk counterexample alone: `checkService({ ...options, seed, path })`.
+       * Written `<fast-check path>|<command replay path>`: a command sequence needs both to replay.
+       */
       readonly path: string
       /** The shrunk counterexample as a request log, ending with the first difference. */
       readonly counterexample: string
@@ -531,7 +534,11 @@ const commandArbs = (o: CheckServiceOptions): ReadonlyArray<fc.WeightedArbitrary
 export const checkService = async (options: CheckServiceOptions): Promise<ConformanceReport> => {
   let runs = 0
   let failure: { log: ReadonlyArray<string>; message: string; tag: string } | undefined
-  const property = fc.asyncProperty(fc.commands([fc.oneof(...commandArbs(options))], { maxCommands: options.maxCommands ?? 12 }), async (cmds) => {
+  // A command sequence replays only with fast-check's path and the commands' own replay path:
+  // the report's `path` carries both, as `<path>|<replayPath>`.
+  const [runPath, replayPath] = options.path === undefined ? [] : options.path.split('|')
+  const commands = fc.commands([fc.oneof(...commandArbs(options))], { maxCommands: options.maxCommands ?? 12, ...(replayPath !== undefined ? { replayPath } : {}) })
+  const property = fc.asyncProperty(commands, async (cmds) => {
     runs += 1
     const tag = `r${String(runs)}-`
     const model: Model = { world: emptyWorld, known: [], creates: [], log: [], tag, tick: 0 }
@@ -549,18 +556,19 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
     const details = await fc.check(property, {
       ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
-      ...(options.path !== undefined ? { path: options.path } : {})
+      ...(runPath !== undefined ? { path: runPath } : {})
     })
     if (!details.failed) return { ok: true, numRuns: details.numRuns, seed: details.seed }
     const f = failure
+    const report = fc.defaultReportMessage(details) ?? ''
     const log = f === undefined ? '(no log)' : [...f.log.map((l) => replaceAll(l, f.tag, '')), `✗ ${replaceAll(f.message, f.tag, '')}`].join('\n')
     return {
       ok: false,
       numRuns: details.numRuns,
       seed: details.seed,
-      path: details.counterexamplePath ?? '',
+      path: details.counterexamplePath === null ? '' : `${details.counterexamplePath}|${/replayPath="([^"]*)"/.exec(report)?.[1] ?? ''}`,
       counterexample: log,
-      details: fc.defaultReportMessage(details) ?? ''
+      details: report
     }
   } catch (e) {
     return { ok: false, numRuns: runs, seed: options.seed ?? 0, path: '', counterexample: `the check itself failed: ${String(e)}`, details: '' }
