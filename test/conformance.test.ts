@@ -12,6 +12,7 @@ import { createPaymentsServer, type PaymentsServer, type ServerOptions } from '.
 import { handle, webhookPaymentOf, type HandleContext, type Handled, type HttpRequest, type World } from '../src/http.js'
 import type { Payment } from '../src/payment.js'
 import { checkService, type CheckServiceOptions, type ConformanceReport } from '../src/testing.js'
+import { cancelInvoice, chargeImmediate, paymentOf, withPayment } from './conformance.fixtures.js'
 import { Receiver } from './server.fixtures.js'
 
 type Handler = NonNullable<ServerOptions['handler']>
@@ -61,22 +62,6 @@ const check = async (handler: Handler | undefined, extra: Partial<CheckServiceOp
 // broken variants of the reference service model
 // -------------------------------------------------------------------------------------
 
-const paymentOf = (world: World, path: string): Payment | undefined => {
-  const id = /^\/payments\/([^/]+)\//.exec(path)?.[1]
-  return id === undefined ? undefined : world.payments.get(id.toLowerCase())
-}
-
-const withPayment = (world: World, p: Payment): World => ({ ...world, payments: new Map(world.payments).set(p.paymentReferenceID.toLowerCase(), p) })
-
-/** Bug 1: cancel is allowed on an invoice (the invoice is cancelled as if it were a card). */
-const cancelInvoice: Handler = (world, request, ctx) => {
-  const p = paymentOf(world, request.path)
-  if (!request.path.endsWith('/cancel') || p === undefined || p.kind !== 'invoice') return handle(world, request, ctx)
-  const [after, response, deliveries] = handle(withPayment(world, { ...p, kind: 'card', paymentGateway: 'creditcard', chargeImmediately: false, kid: undefined }), request, ctx)
-  const q = paymentOf(after, request.path)
-  return [q === undefined ? after : withPayment(after, { ...q, kind: 'invoice', paymentGateway: 'invoice', ...(p.chargeImmediately === undefined ? { chargeImmediately: undefined } : {}), kid: p.kid }), response, deliveries]
-}
-
 /** Bug 2: a full refund returns the original charge again, ignoring earlier partial refunds (it may exceed the charge). */
 const refundTooMuch: Handler = (world, request, ctx) => {
   const before = paymentOf(world, request.path)
@@ -87,15 +72,6 @@ const refundTooMuch: Handler = (world, request, ctx) => {
   const broken: Payment = { ...q, refundedAmount: before.refundedAmount + before.chargedAmount }
   const view = webhookPaymentOf(broken)
   return [withPayment(after, broken), response, deliveries.map((d) => ({ ...d, payload: { ...d.payload, payload: { payment: view } } }))]
-}
-
-/** Bug 3: charge is allowed when chargeImmediately is true (an Initiated payment is charged without the form). */
-const chargeImmediate: Handler = (world, request, ctx) => {
-  const p = paymentOf(world, request.path)
-  if (!request.path.endsWith('/charge') || p === undefined || p.chargeImmediately !== true || p.status !== 'Initiated') return handle(world, request, ctx)
-  const [after, response, deliveries] = handle(withPayment(world, { ...p, chargeImmediately: false, status: 'Reserved' }), request, ctx)
-  const q = paymentOf(after, request.path)
-  return [q === undefined ? after : withPayment(after, { ...q, chargeImmediately: true }), response, deliveries]
 }
 
 /** Bug 4: no webhook is sent when a payment is cancelled. */

@@ -21,15 +21,12 @@ import {
   handle,
   receiveTransfer,
   type HandleContext,
-  type Handled,
-  type HttpRequest,
   type WebhookDelivery,
   type World
 } from '../src/http.js'
-import type { Payment } from '../src/payment.js'
+import { cancelInvoice, chargeImmediate, type Handler } from './conformance.fixtures.js'
 import { assertConforms, checkService, type CheckServiceOptions, type ConformanceReport, type ReceivedWebhook, type ServiceRequest } from '../src/testing.js'
 
-type Handler = (world: World, request: HttpRequest, ctx: HandleContext) => Handled
 
 const CATCH_ALL = 'https://hooks.example/all'
 const SUB_A = 'https://hooks.example/sub-a'
@@ -138,28 +135,6 @@ const commandsOf = (report: ConformanceReport): string => (report.ok ? '' : (/^C
 // broken variants of the model (as in test/conformance.test.ts)
 // -------------------------------------------------------------------------------------
 
-const paymentOf = (world: World, path: string): Payment | undefined => {
-  const id = /^\/payments\/([^/]+)\//.exec(path)?.[1]
-  return id === undefined ? undefined : world.payments.get(id.toLowerCase())
-}
-const withPayment = (world: World, p: Payment): World => ({ ...world, payments: new Map(world.payments).set(p.paymentReferenceID.toLowerCase(), p) })
-
-/** Cancel is allowed on an invoice. */
-const cancelInvoice: Handler = (world, request, ctx) => {
-  const p = paymentOf(world, request.path)
-  if (!request.path.endsWith('/cancel') || p === undefined || p.kind !== 'invoice') return handle(world, request, ctx)
-  const [after, response, deliveries] = handle(withPayment(world, { ...p, kind: 'card', paymentGateway: 'creditcard', chargeImmediately: false, kid: undefined }), request, ctx)
-  const q = paymentOf(after, request.path)
-  return [q === undefined ? after : withPayment(after, { ...q, kind: 'invoice', paymentGateway: 'invoice', kid: p.kid }), response, deliveries]
-}
-/** Charge is allowed when chargeImmediately is true. */
-const chargeImmediate: Handler = (world, request, ctx) => {
-  const p = paymentOf(world, request.path)
-  if (!request.path.endsWith('/charge') || p === undefined || p.chargeImmediately !== true || p.status !== 'Initiated') return handle(world, request, ctx)
-  const [after, response, deliveries] = handle(withPayment(world, { ...p, chargeImmediately: false, status: 'Reserved' }), request, ctx)
-  const q = paymentOf(after, request.path)
-  return [q === undefined ? after : withPayment(after, { ...q, chargeImmediately: true }), response, deliveries]
-}
 /** No webhook when a payment is cancelled. */
 const silentCancel: Handler = (world, request, ctx) => {
   const [after, response, deliveries] = handle(world, request, ctx)
