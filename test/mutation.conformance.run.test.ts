@@ -7,7 +7,9 @@
  * leaves it out). This file pins what the runner does: the requests and form and bank operations it
  * generates for a seed, what it compares, and the report, request log and counterexample it writes
  * for broken variants. Fixed seeds and few runs keep it deterministic and fast; the pinned traces
- * and texts follow fast-check's generators, so a fast-check upgrade may change them (re-pin then).
+ * and texts follow fast-check's generators, so a fast-check upgrade may change them (re-pin then:
+ * delete the pin, run with REPIN=1, and the test prints the new value; a broken variant without a
+ * pinned path searches for its counterexample first).
  * Written against the survivors of a Stryker run (docs/testing.md, "Mutation testing").
  */
 import { createHash } from 'node:crypto'
@@ -24,7 +26,7 @@ import {
   type WebhookDelivery,
   type World
 } from '../src/http.js'
-import { cancelInvoice, chargeImmediate, type Handler } from './conformance.fixtures.js'
+import { cancelInvoice, chargeImmediate, paymentOf, type Handler } from './conformance.fixtures.js'
 import { assertConforms, checkService, type CheckServiceOptions, type ConformanceReport, type ReceivedWebhook, type ServiceRequest } from '../src/testing.js'
 
 
@@ -45,6 +47,8 @@ interface Adapter {
   readonly dropTransfer?: boolean
   /** The payment form's operations reject (the form backend is down). */
   readonly formDown?: boolean
+  /** Bug: a payment-form completion the service refuses still sends a webhook. */
+  readonly hookOnRefusedForm?: boolean
 }
 
 const ID_PREFIX = '6f1c3c52-3f51-4b8e-9a8e-'
@@ -95,7 +99,10 @@ const service = (options: Adapter = {}) => {
       n += 1
       trace.push(short(`completeForm ${id}`))
       if (options.formDown === true) return Promise.reject(new Error('form backend down'))
-      return Promise.resolve(keep(completeForm(world, id, { at: clock(), ...hooks })))
+      const result = keep(completeForm(world, id, { at: clock(), ...hooks }))
+      // a body whose eventType is not a string and which has no eventID: the log shows what it can
+      if (options.hookOnRefusedForm === true && E.isLeft(result)) sent.push({ url: CATCH_ALL, eventType: 'Reserved', payload: { eventType: { refused: 'Reserved', why: 'x'.repeat(80) } } as never })
+      return Promise.resolve(result)
     },
     failForm: async (id: string, reason?: string): Promise<unknown> => {
       n += 1
@@ -163,7 +170,25 @@ const noKid: Handler = (world, request, ctx) => {
   const rest = Object.fromEntries(Object.entries(created).filter(([k]) => k !== 'kid'))
   return [after, { ...response, body: { ...(response.body as object), paymentIntent: { ...(field(response.body, 'paymentIntent') as object), paymentCreated: rest } } as never }, deliveries]
 }
-
+/** No webhook when a payment is partly refunded. */
+const silentPartialRefund: Handler = (world, request, ctx) => {
+  const [after, response, deliveries] = handle(world, request, ctx)
+  return [after, response, deliveries.filter((d) => d.eventType !== 'PartiallyRefunded')]
+}
+/** No webhook when an invoice is adjusted. */
+const silentAdjust: Handler = (world, request, ctx) => {
+  const [after, response, deliveries] = handle(world, request, ctx)
+  return [after, response, deliveries.filter((d) => d.eventType !== 'InvoiceAdjusted')]
+}
+/** A split patch that leaves out a split is read as leaving that split alone (instead of a 400 PatchSplitMismatch). */
+const lenientPatch: Handler = (world, request, ctx) => {
+  const p = paymentOf(world, request.path)
+  const patch = field(request.body, 'moneySplitPatch')
+  if (p === undefined || !Array.isArray(patch) || !/\/(refund\/partially|adjust)$/.test(request.path)) return handle(world, request, ctx)
+  const named = new Set(patch.map((e) => field(e, 'splitID')))
+  const filled = [...patch, ...p.moneySplits.filter((s) => !named.has(s.splitID)).map((s) => ({ splitID: s.splitID, updateType: 'DoNothing' }))]
+  return handle(world, { ...request, body: { ...(request.body as object), moneySplitPatch: filled } }, ctx)
+}
 
 /** What a failed report shows, for pinning: the request log as lines and fast-check's commands. */
 const failureOf = (report: ConformanceReport) =>
@@ -230,6 +255,21 @@ describe('checkService: a conforming service', () => {
   })
 })
 
+describe('checkService: bank transfers', () => {
+  it('amounts follow what is left to pay; a wrong KID is 12345674, or 0000000000 when that is the right one (a card has none)', async () => {
+    const svc = service({ catchAllUrl: CATCH_ALL })
+    const { send, receiveTransfer: transfer, reset, receivedWebhooks, catchAllUrl } = svc.members
+    const report = await checkService({ send, receiveTransfer: transfer, reset, receivedWebhooks, catchAllUrl, numRuns: 40, seed: 8 })
+    expect(report).toEqual({ ok: true, numRuns: 40, seed: 8 })
+    const transfers = requestLines(svc.trace).filter((l) => l.startsWith('transfer '))
+    const kidsSent = new Set(transfers.map((l) => l.split(' ')[3]))
+    // the service's own KIDs start with 90; the runner's wrong ones are these two
+    expect([...kidsSent].filter((k) => k === undefined || !(k.startsWith('90') || k === '12345674' || k === '0000000000'))).toEqual([])
+    expect(kidsSent.has('12345674') && kidsSent.has('0000000000')).toBe(true)
+    pinned('transfers: amounts and KIDs', transfers)
+  })
+})
+
 describe('checkService: broken variants fail with a shrunk, readable counterexample', () => {
   const cases: ReadonlyArray<readonly [string, Partial<CheckServiceOptions>, Adapter]> = [
     ['cancel allowed on an invoice', { kinds: ['invoice'] }, { handler: cancelInvoice }],
@@ -242,12 +282,18 @@ describe('checkService: broken variants fail with a shrunk, readable counterexam
     ['the create response leaves out the KID', { kinds: ['invoice'] }, { handler: noKid }],
     ['a transfer is dropped', { kinds: ['invoice'] }, { dropTransfer: true }],
     ['the payment form is down', { kinds: ['card'] }, { formDown: true }],
-    ['the service throws', { kinds: ['card'] }, { handler: () => { throw new Error('connection refused') } }]
+    ['the service throws', { kinds: ['card'] }, { handler: () => { throw new Error('connection refused') } }],
+    ['no webhook on a partial refund', { maxCommands: 12, numRuns: 1000, kinds: ['card'] }, { handler: silentPartialRefund }],
+    ['no webhook on an adjustment', { maxCommands: 12, numRuns: 1000, kinds: ['invoice'] }, { handler: silentAdjust }],
+    ['a refund patch that leaves out a split is accepted', { maxCommands: 12, numRuns: 1000, kinds: ['card'] }, { handler: lenientPatch }],
+    ['an adjustment patch that leaves out a split is accepted', { maxCommands: 12, numRuns: 1000, kinds: ['invoice'] }, { handler: lenientPatch }],
+    ['a transfer with a wrong KID is accepted', { maxCommands: 12, numRuns: 1000, kinds: ['invoice'] }, { ignoreKid: true }],
+    ['a refused payment-form completion sends a webhook', { maxCommands: 12, numRuns: 1000, kinds: ['card'] }, { hookOnRefusedForm: true }]
   ]
   for (const [name, extra, adapter] of cases) {
     it(name, async () => {
       // the counterexample was found by a search with these options (seed 1); its path replays it alone
-      const { path } = PINS[name] as { path: string }
+      const { path } = (PINS[name] ?? (await search(extra, adapter))) as { path: string }
       const replay = await checkService(full({ numRuns: 100, seed: 1, maxCommands: 4, ...extra, path }, adapter))
       pinned(name, { path, replay: failureOf(replay) })
     })
@@ -308,6 +354,10 @@ describe('checkService: replay, odd options, assertConforms', () => {
 })
 
 /** Pinned outputs (re-pin after a fast-check upgrade). */
+const search = async (extra: Partial<CheckServiceOptions>, adapter: Adapter): Promise<{ path: string }> => {
+  const r = await checkService(full({ numRuns: 100, seed: 1, maxCommands: 4, ...extra }, adapter))
+  return { path: r.ok ? '' : r.path }
+}
 const PINS: Record<string, unknown> = {
   "many runs: patches": { "count": 49, "digest": "b8908a4af1e97f87" },
   "every member: trace": {
@@ -575,7 +625,165 @@ const PINS: Record<string, unknown> = {
       ]
     }
   },
+  "transfers: amounts and KIDs": [
+    "transfer #14 55456 900000209",
+    "transfer #14 2737 900000209",
+    "transfer #18 221849 0000000000",
+    "transfer #2f 74018 12345674",
+    "transfer #3d 38310 12345674",
+    "transfer #53 134925 0000000000",
+    "transfer #52 187 900000829",
+    "transfer #69 6565 12345674",
+    "transfer #77 106151 900001199",
+    "transfer #7a 65452 900001223",
+    "transfer #7e 117357 12345674",
+    "transfer #7e 291745 0000000000",
+    "transfer #86 169303 0000000000",
+    "transfer #86 185012 12345674",
+    "transfer #93 23072 0000000000",
+    "transfer #98 117232 12345674",
+    "transfer #98 15702 0000000000"
+  ],
+  "no webhook on a partial refund": {
+    "path": "231:5:4:3:3:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:5:5|FD/////0:9D",
+    "replay": {
+      "numRuns": 1,
+      "seed": 1,
+      "path": "231:5:4:3:3:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:5:5|FD/////0:9D",
+      "commands": "[create(order-0, creditcard),completeForm(#0),refundPartially(#0) /*replayPath=\"FD/////0:9D\"*/]",
+      "log": [
+        "POST /payments {\"chargeImmediately\":true,\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":\"http://a.aa\",\"grossAmount\":1,\"metaData\":{},\"moneySplitList\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"isFee\":false}],\"paymentGateway\":\"creditcard\",\"sellerConnectedAccountID\":\"00000000-0000-0000-0000-000000000000\"…",
+        "  ← 201 {\"paymentIntent\":{\"moneySplit\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"insertTime\":\"<time>\",\"isFee\":false,\"paymentReferenceID\":\"<payment 1>\",\"splitID\":1}],\"paymentCreated\":{\"chargeImmediately\":true,\"chargedAmount\":0,\"createdAt\":\"<time>\",\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"excessRefundedAmount\":0,\"externalPaymentReferenceID\":…",
+        "completeForm <payment 1>  (model: Charged)",
+        "POST /payments/<payment 1>/refund/partially {\"moneySplitPatch\":[{\"doDelete\":true,\"splitID\":1,\"updateType\":\"DoDeleteSplitEntry\"}],\"newGrossAmount\":0}",
+        "  ← 200 {\"message\":\"<text>\",\"refundedSplit\":[{\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"isFee\":false,\"refundAmount\":1}],\"splitList\":[],\"success\":true}",
+        "✗ webhooks differ",
+        "  expected (model):",
+        "    PartiallyRefunded <payment 1>:3 → https://hooks.example/all",
+        "    Refunded <payment 1>:4 → https://hooks.example/all",
+        "  received (service):",
+        "    Refunded <payment 1>:4 → https://hooks.example/all",
+        "  delivery 1 to https://hooks.example/all differs at:",
+        "    eventID: expected \"<payment 1>:3\", received \"<payment 1>:4\"",
+        "    eventType: expected \"PartiallyRefunded\", received \"Refunded\""
+      ]
+    }
+  },
+  "no webhook on an adjustment": {
+    "path": "3:2:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:2|EB///4:9",
+    "replay": {
+      "numRuns": 1,
+      "seed": 1,
+      "path": "3:2:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:2|EB///4:9",
+      "commands": "[create(order-0, invoice),adjust(#0) /*replayPath=\"EB///4:9\"*/]",
+      "log": [
+        "POST /payments {\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":\"http://a.aa\",\"grossAmount\":1,\"metaData\":{},\"moneySplitList\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"isFee\":false}],\"paymentGateway\":\"invoice\",\"sellerConnectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"successUrl\":\"http://a.aa\",…",
+        "  ← 201 {\"paymentIntent\":{\"moneySplit\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"insertTime\":\"<time>\",\"isFee\":false,\"paymentReferenceID\":\"<payment 1>\",\"splitID\":1}],\"paymentCreated\":{\"chargedAmount\":0,\"createdAt\":\"<time>\",\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"excessRefundedAmount\":0,\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":…",
+        "POST /payments/<payment 1>/adjust {\"moneySplitPatch\":[{\"doDelete\":true,\"splitID\":1,\"updateType\":\"DoDeleteSplitEntry\"}],\"newGrossAmount\":0}",
+        "  ← 200 {\"adjustedSplit\":[{\"adjustedAmount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"isFee\":false}],\"excessRefundedAmount\":0,\"message\":\"<text>\",\"splitList\":[],\"status\":\"Charged\",\"success\":true}",
+        "✗ webhooks differ",
+        "  expected (model):",
+        "    InvoiceAdjusted <payment 1>:2 → https://hooks.example/all",
+        "    Charged <payment 1>:3 → https://hooks.example/all",
+        "  received (service):",
+        "    Charged <payment 1>:3 → https://hooks.example/all",
+        "  delivery 1 to https://hooks.example/all differs at:",
+        "    eventID: expected \"<payment 1>:2\", received \"<payment 1>:3\"",
+        "    eventType: expected \"InvoiceAdjusted\", received \"Charged\""
+      ]
+    }
+  },
+  "a refund patch that leaves out a split is accepted": {
+    "path": "52:3:6:3:3:3:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:5|IA/////6:9D",
+    "replay": {
+      "numRuns": 1,
+      "seed": 1,
+      "path": "52:3:6:3:3:3:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:4:5|IA/////6:9D",
+      "commands": "[create(order-0, creditcard),completeForm(#0),refundPartially(#0, broken patch 2) /*replayPath=\"IA/////6:9D\"*/]",
+      "log": [
+        "POST /payments {\"chargeImmediately\":true,\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":\"http://a.aa\",\"grossAmount\":1,\"metaData\":{},\"moneySplitList\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"isFee\":false}],\"paymentGateway\":\"creditcard\",\"sellerConnectedAccountID\":\"00000000-0000-0000-0000-000000000000\"…",
+        "  ← 201 {\"paymentIntent\":{\"moneySplit\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"insertTime\":\"<time>\",\"isFee\":false,\"paymentReferenceID\":\"<payment 1>\",\"splitID\":1}],\"paymentCreated\":{\"chargeImmediately\":true,\"chargedAmount\":0,\"createdAt\":\"<time>\",\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"excessRefundedAmount\":0,\"externalPaymentReferenceID\":…",
+        "completeForm <payment 1>  (model: Charged)",
+        "POST /payments/<payment 1>/refund/partially {\"moneySplitPatch\":[],\"newGrossAmount\":0}",
+        "  ← 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\"}],\"message\":\"<text>\"},\"success\":false}",
+        "✗ response differs",
+        "  expected (model): 400 {\"error\":{\"code\":\"PatchSplitMismatch\",\"message\":\"<text>\",\"missing\":[1],\"repeated\":[],\"unknown\":[]},\"success\":false}",
+        "  received (service): 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\"}],\"message\":\"<text>\"},\"success\":false}",
+        "  at body.error.code: expected \"PatchSplitMismatch\", received \"GrossAmountMismatch\"",
+        "  at body.error.missing: expected [1], received undefined",
+        "  at body.error.repeated: expected [], received undefined",
+        "  at body.error.unknown: expected [], received undefined"
+      ]
+    }
+  },
+  "an adjustment patch that leaves out a split is accepted": {
+    "path": "13:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2|HA////:9",
+    "replay": {
+      "numRuns": 1,
+      "seed": 1,
+      "path": "13:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2|HA////:9",
+      "commands": "[create(order-0, invoice),adjust(#0, broken patch 2) /*replayPath=\"HA////:9\"*/]",
+      "log": [
+        "POST /payments {\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":\"http://a.aa\",\"grossAmount\":1,\"metaData\":{},\"moneySplitList\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"isFee\":false}],\"paymentGateway\":\"invoice\",\"sellerConnectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"successUrl\":\"http://a.aa\",…",
+        "  ← 201 {\"paymentIntent\":{\"moneySplit\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"insertTime\":\"<time>\",\"isFee\":false,\"paymentReferenceID\":\"<payment 1>\",\"splitID\":1}],\"paymentCreated\":{\"chargedAmount\":0,\"createdAt\":\"<time>\",\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"excessRefundedAmount\":0,\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":…",
+        "POST /payments/<payment 1>/adjust {\"moneySplitPatch\":[],\"newGrossAmount\":0}",
+        "  ← 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\"}],\"message\":\"<text>\"},\"success\":false}",
+        "✗ response differs",
+        "  expected (model): 400 {\"error\":{\"code\":\"PatchSplitMismatch\",\"message\":\"<text>\",\"missing\":[1],\"repeated\":[],\"unknown\":[]},\"success\":false}",
+        "  received (service): 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\"}],\"message\":\"<text>\"},\"success\":false}",
+        "  at body.error.code: expected \"PatchSplitMismatch\", received \"GrossAmountMismatch\"",
+        "  at body.error.missing: expected [1], received undefined",
+        "  at body.error.repeated: expected [], received undefined",
+        "  at body.error.unknown: expected [], received undefined"
+      ]
+    }
+  },
+  "a transfer with a wrong KID is accepted": {
+    "path": "7:2:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:2|GA///1:9",
+    "replay": {
+      "numRuns": 1,
+      "seed": 1,
+      "path": "7:2:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:2|GA///1:9",
+      "commands": "[create(order-0, invoice),transfer(#0, 1‰, wrong KID) /*replayPath=\"GA///1:9\"*/]",
+      "log": [
+        "POST /payments {\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":\"http://a.aa\",\"grossAmount\":1,\"metaData\":{},\"moneySplitList\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"isFee\":false}],\"paymentGateway\":\"invoice\",\"sellerConnectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"successUrl\":\"http://a.aa\",…",
+        "  ← 201 {\"paymentIntent\":{\"moneySplit\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"insertTime\":\"<time>\",\"isFee\":false,\"paymentReferenceID\":\"<payment 1>\",\"splitID\":1}],\"paymentCreated\":{\"chargedAmount\":0,\"createdAt\":\"<time>\",\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"excessRefundedAmount\":0,\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":…",
+        "transfer <payment 1>  (model: KidMismatch)",
+        "✗ webhooks differ",
+        "  expected (model):",
+        "    (none)",
+        "  received (service):",
+        "    Charged <payment 1>:3 → https://hooks.example/all",
+        "  delivery 1 to https://hooks.example/all differs at:",
+        "    (body): expected undefined, received {\"createTime\":\"<time>\",\"eventID\":\"<payment 1>:3\",\"eventType\":\"Charged\",\"objectName\":\"payment\",\"payload\":{\"payment\":{\"kid…"
+      ]
+    }
+  },
+  "a refused payment-form completion sends a webhook": {
+    "path": "3:3:2:5:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3|//////I:/B",
+    "replay": {
+      "numRuns": 1,
+      "seed": 1,
+      "path": "3:3:2:5:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3:3|//////I:/B",
+      "commands": "[create(order-0, creditcard),cancel(#0),completeForm(#0) /*replayPath=\"//////I:/B\"*/]",
+      "log": [
+        "POST /payments {\"chargeImmediately\":false,\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":\"http://a.aa\",\"grossAmount\":1,\"metaData\":{},\"moneySplitList\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"isFee\":false}],\"paymentGateway\":\"creditcard\",\"sellerConnectedAccountID\":\"00000000-0000-0000-0000-000000000000…",
+        "  ← 201 {\"paymentIntent\":{\"moneySplit\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"insertTime\":\"<time>\",\"isFee\":false,\"paymentReferenceID\":\"<payment 1>\",\"splitID\":1}],\"paymentCreated\":{\"chargeImmediately\":false,\"chargedAmount\":0,\"createdAt\":\"<time>\",\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"excessRefundedAmount\":0,\"externalPaymentReferenceID\"…",
+        "POST /payments/<payment 1>/cancel",
+        "  ← 200 {\"error\":null,\"response\":\"<text>\",\"success\":true}",
+        "completeForm <payment 1>  (model: FormNotAllowedInStatus)",
+        "✗ webhooks differ",
+        "  expected (model):",
+        "    (none)",
+        "  received (service):",
+        "    {\"refused\":\"Reserved\",\"why\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (no eventID) → https://hooks.example/all",
+        "  delivery 1 to https://hooks.example/all differs at:",
+        "    (body): expected undefined, received {\"eventType\":{\"refused\":\"Reserved\",\"why\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"
+      ]
+    }
+  }
 }
 const pinned = (name: string, actual: unknown): void => {
+  if (process.env.REPIN === '1' && PINS[name] === undefined) console.log(`REPIN ${JSON.stringify(name)}: ${JSON.stringify(actual, null, 2)},`)
   expect(actual).toEqual(PINS[name])
 }

@@ -234,6 +234,12 @@ const field = (v: unknown, ...path: ReadonlyArray<string>): unknown => {
   return cur
 }
 
+/** A webhook's `eventType` or `eventID` for the log: as sent, or `(no eventType)` when the body lacks it. */
+const named = (body: unknown, key: string): string => {
+  const v = field(body, key)
+  return typeof v === 'string' ? v : v === undefined ? `(no ${key})` : brief(v, 60)
+}
+
 /** Compares the webhooks the service sent since the last step with the model's deliveries. */
 const compareWebhooks = async (m: Model, r: Real, expected: ReadonlyArray<WebhookDelivery>): Promise<void> => {
   const read = r.sut.receivedWebhooks
@@ -254,7 +260,7 @@ const compareWebhooks = async (m: Model, r: Real, expected: ReadonlyArray<Webhoo
   if (deepEqual(want, got)) return
   const line = (ws: Record<string, unknown[]>): string =>
     Object.entries(ws)
-      .flatMap(([url, bodies]) => bodies.map((b) => `    ${String(field(b, 'eventType'))} ${String(field(b, 'eventID'))} → ${url}`))
+      .flatMap(([url, bodies]) => bodies.map((b) => `    ${named(b, 'eventType')} ${named(b, 'eventID')} → ${url}`))
       .join('\n') || '    (none)'
   let detail = ''
   for (const url of new Set([...Object.keys(want), ...Object.keys(got)])) {
@@ -360,8 +366,8 @@ const createWith = async (m: Model, r: Real, body: unknown): Promise<void> => {
 type Action = 'cancel' | 'charge' | 'refund' | 'refundPartially' | 'adjust'
 const suffix: Record<Action, string> = { cancel: 'cancel', charge: 'charge', refund: 'refund', refundPartially: 'refund/partially', adjust: 'adjust' }
 
-/** The payment a command targets: one created in this run, or (when none, or `n` is 7) an unknown id. */
-const target = (m: Model, n: number): Known | undefined => (m.known.length === 0 || n === 7 ? undefined : m.known[n % m.known.length])
+/** The payment a command targets: one created in this run, or (when none, or `n` is 7) an unknown id (with none, `n % 0` is NaN: no entry). */
+const target = (m: Model, n: number): Known | undefined => (n === 7 ? undefined : m.known[n % m.known.length])
 
 class PaymentAction implements Cmd {
   constructor(
@@ -427,7 +433,7 @@ class OutsideEvent implements Cmd {
   ) {}
   check = (): boolean => true
   async run(m: Model, r: Real): Promise<void> {
-    const k = m.known.length === 0 ? undefined : m.known[this.target % m.known.length]
+    const k = m.known[this.target % m.known.length] // none when no payment is known (n % 0 is NaN)
     if (k === undefined) return
     m.tick += 1
     const ctx = { at: clockOf(m.tick), ...hooksOf(r) }
@@ -461,7 +467,7 @@ const commandArbs = (o: CheckServiceOptions): ReadonlyArray<fc.WeightedArbitrary
     kinds: o.kinds ?? ['card', 'invoice'],
     splits: { max: 4 },
     webhookUrls: o.webhookUrls ?? [],
-    maxSubscriptions: (o.webhookUrls ?? []).length === 0 ? 0 : 2
+    maxSubscriptions: 2 // none without urls: the arbitrary gives no subscription when `webhookUrls` is empty
   })
   const small = fc.nat({ max: 3 })
   const out: fc.WeightedArbitrary<Cmd>[] = [
