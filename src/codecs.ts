@@ -541,14 +541,15 @@ const checkPatchEntry = (
   put: PatchEntrySink
 ): void => {
   if (!isObject(issues, u, base, index)) return
-  const splitID = get(issues, u, base, index, 'splitID', POSITIVE, true)
-  const updateType = get(issues, u, base, index, 'updateType', UPDATE_TYPE, true)
+  // each field read at its own call site, as in checkSplit: a patch may name 100 000 splits
+  const splitID = check(issues, hasOwn(u, 'splitID') ? u.splitID : undefined, base, index, 'splitID', POSITIVE, true)
+  const updateType = check(issues, hasOwn(u, 'updateType') ? u.updateType : undefined, base, index, 'updateType', UPDATE_TYPE, true)
   // the field the update type needs; null for DoNothing, which needs none
   const value =
     updateType === 'UpdateAmount'
-      ? get(issues, u, base, index, 'newAmount', AMOUNT, true)
+      ? check(issues, hasOwn(u, 'newAmount') ? u.newAmount : undefined, base, index, 'newAmount', AMOUNT, true)
       : updateType === 'DoDeleteSplitEntry'
-        ? get(issues, u, base, index, 'doDelete', BOOLEAN, true)
+        ? check(issues, hasOwn(u, 'doDelete') ? u.doDelete : undefined, base, index, 'doDelete', BOOLEAN, true)
         : null
   if (splitID !== undefined && updateType !== undefined && value !== undefined) {
     put(splitID as number, updateType as UpdateType, (value ?? undefined) as number | boolean | undefined)

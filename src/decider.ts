@@ -142,7 +142,13 @@ const admitState = (state: unknown): E.Either<PaymentError, PaymentState> => {
 // -------------------------------------------------------------------------------------
 
 
-/** The own property `key` of `o`, read once; `undefined` when absent. */
+/**
+ * The own property `key` of `o`, read once; `undefined` when absent. For the fields read on
+ * every command (`type`, `at`, a create's fields, a patch) the same test is written out at the
+ * call site instead (`Object.hasOwn(o, 'at') ? o['at'] : undefined`): V8 keeps the shapes it saw
+ * per property access in the source, so a helper that reads every key through one access
+ * (megamorphic) costs several times as much as a property read of its own.
+ */
 const own = (o: object, key: string): unknown =>
   Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined
 
@@ -159,8 +165,9 @@ const readEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
   if (typeof command !== 'object' || command === null || Array.isArray(command)) {
     return E.left(invalid('', 'A command must be an object with a type and an at.'))
   }
-  const type = own(command, 'type')
-  const at = own(command, 'at')
+  const c = command as Record<string, unknown>
+  const type = Object.hasOwn(c, 'type') ? c['type'] : undefined
+  const at = Object.hasOwn(c, 'at') ? c['at'] : undefined
   const typeKnown = knownTypes.has(type)
   const atValid = isTimestamp(at)
   if (typeKnown && atValid) return E.right({ type: type as CommandType, at, fields: command })
@@ -213,9 +220,10 @@ const withoutCustomer = (r: PaymentIntentRequest): Omit<PaymentIntentRequest, 'c
 }
 
 const decideCreate = (env: Envelope): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
-  const paymentReferenceID = own(env.fields, 'paymentReferenceID')
-  const rawRequest = own(env.fields, 'request')
-  const rawKid = own(env.fields, 'kid')
+  const f = env.fields as Record<string, unknown>
+  const paymentReferenceID = Object.hasOwn(f, 'paymentReferenceID') ? f['paymentReferenceID'] : undefined
+  const rawRequest = Object.hasOwn(f, 'request') ? f['request'] : undefined
+  const rawKid = Object.hasOwn(f, 'kid') ? f['kid'] : undefined
   const checked = validatePaymentIntentRequest(rawRequest)
   const issues: Array<Issue> = [...checked.issues]
   if (typeof paymentReferenceID !== 'string' || !isUuid(paymentReferenceID)) {
@@ -268,7 +276,8 @@ const charged = (p: Payment, at: string, chargedAmount: number): PaymentCharged 
 })
 
 const readPatch = (fields: object): E.Either<PaymentError, PatchColumns> => {
-  const checked = readPatchColumns(own(fields, 'patch'))
+  const f = fields as Record<string, unknown>
+  const checked = readPatchColumns(Object.hasOwn(f, 'patch') ? f['patch'] : undefined)
   return checked.patch !== undefined && checked.issues.length === 0
     ? E.right(checked.patch)
     : E.left(validationError(checked.issues))

@@ -511,7 +511,11 @@ const applyMatched = (
 ): E.Either<PaymentError, PatchOutcome> | typeof OUT_OF_ORDER => {
   const { splitIDs, kinds, newAmounts } = patch
   const n = splits.length
-  const splitList = new Array<MoneySplit>(n)
+  // every split is named by exactly one entry here, so the deleting entries say how many remain:
+  // the list is made at its final size (shortening it after would be a slow runtime call)
+  let deleted = 0
+  for (let k = 0; k < kinds.length; k++) if (kinds[k] === DELETE_SPLIT) deleted++
+  const splitList = new Array<MoneySplit>(n - deleted)
   const changes: SplitChange[] = []
   let sumAfter = 0
   let removedAmount = 0
@@ -579,7 +583,6 @@ const applyMatched = (
     return E.left(validationError([issue]))
   }
   if (changes.length === 0) return E.left(nothingToChange())
-  if (s < n) splitList.length = s
   if (freeze) Object.freeze(splitList)
   return E.right({ newGrossAmount: sumAfter, splitList, changes, removedAmount })
 }
