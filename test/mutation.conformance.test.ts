@@ -247,8 +247,8 @@ const service = (variant: Variant = {}): CheckServiceOptions => {
 }
 
 /** A failed report as lines, with fast-check's command sequence (its `toString`s). */
-const summary = (report: ConformanceReport): unknown =>
-  report.ok
+const summary = (report: ConformanceReport): unknown => {
+  const s = report.ok
     ? report
     : {
         numRuns: report.numRuns,
@@ -256,6 +256,10 @@ const summary = (report: ConformanceReport): unknown =>
         commands: /Counterexample: \[(.*) \/\*replayPath/.exec(report.details)?.[1],
         counterexample: report.counterexample.split('\n')
       }
+  // REPIN=1 prints each summary, to re-pin the expectations after a change of the generators
+  if (process.env.REPIN === '1') console.log(`SUMMARY ${JSON.stringify(expect.getState().currentTestName)} ${JSON.stringify(s)}`)
+  return s
+}
 
 const check = (variant: Variant, options: Partial<CheckServiceOptions>): Promise<ConformanceReport> =>
   checkService({ ...service(variant), numRuns: 100, seed: 1, ...options })
@@ -307,7 +311,7 @@ describe('checkService in process: conforming services', () => {
 describe('checkService in process: broken services', () => {
   it('a wrong status code, the body right', async () => {
     expect(summary(await check(payouts((r) => ({ ...r, status: 400 })), {}))).toStrictEqual({
-      numRuns: 9,
+      numRuns: 13,
       seed: 1,
       commands: 'wrongRoute(1)',
       counterexample: [
@@ -322,7 +326,7 @@ describe('checkService in process: broken services', () => {
   })
   it('a wrong body field, the status right', async () => {
     expect(summary(await check(payouts((r) => ({ ...r, body: { success: false, error: { code: 'NotFound', message: 'Gone.' } } })), {}))).toStrictEqual({
-      numRuns: 9,
+      numRuns: 13,
       seed: 1,
       commands: 'wrongRoute(1)',
       counterexample: [
@@ -337,7 +341,7 @@ describe('checkService in process: broken services', () => {
   })
   it('many differences: the first four are listed', async () => {
     expect(summary(await check(payouts(() => ({ status: 400, body: { success: true, error: 1, a: 1, b: 2, c: 3 } })), {}))).toStrictEqual({
-      numRuns: 9,
+      numRuns: 13,
       seed: 1,
       commands: 'wrongRoute(1)',
       counterexample: [
@@ -355,7 +359,7 @@ describe('checkService in process: broken services', () => {
   })
   it('an array where the model has an object is one difference', async () => {
     expect(summary(await check(payouts((r) => ({ ...r, body: { success: false, error: ['RouteNotFound', 'x'] } })), {}))).toStrictEqual({
-      numRuns: 9,
+      numRuns: 13,
       seed: 1,
       commands: 'wrongRoute(1)',
       counterexample: [
@@ -370,7 +374,7 @@ describe('checkService in process: broken services', () => {
   })
   it('long values are cut after 120 characters in a difference', async () => {
     expect(summary(await check(payouts((r) => ({ ...r, body: { ...(r.body as object), a: 'a'.repeat(118), b: 'b'.repeat(119) } })), {}))).toStrictEqual({
-      numRuns: 9,
+      numRuns: 13,
       seed: 1,
       commands: 'wrongRoute(1)',
       counterexample: [
@@ -386,7 +390,7 @@ describe('checkService in process: broken services', () => {
   })
   it('no body', async () => {
     expect(summary(await check(payouts((r) => ({ ...r, body: undefined })), {}))).toStrictEqual({
-      numRuns: 9,
+      numRuns: 13,
       seed: 1,
       commands: 'wrongRoute(1)',
       counterexample: [
@@ -405,10 +409,10 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"https://shop.example/ok","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-00000000…',
         '  ← 201 null',
         '✗ response differs',
-        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"https://shop.example/ok","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-00…',
+        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-0000…',
         '  received (service): 201 null',
         '  at body: expected {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<t…, received null'
       ]
@@ -420,11 +424,11 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"https://shop.example/ok","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-00000000…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceI…',
         '✗ response differs',
-        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"https://shop.example/ok","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-00…',
-        '  received (service): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"https://shop.example/ok","grossAmount":91,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0…',
+        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-0000…',
+        '  received (service): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":91,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000…',
         '  at body.paymentIntent.paymentCreated.grossAmount: expected 1, received 91'
       ]
     })
@@ -438,11 +442,11 @@ describe('checkService in process: broken services', () => {
       return handle(world, request, ctx)
     }
     expect(summary(await check({ handler: cancelInvoice }, { kinds: ['invoice'] }))).toStrictEqual({
-      numRuns: 4,
+      numRuns: 9,
       seed: 1,
       commands: 'create(order-0, invoice),cancel(#0)',
       counterexample: [
-        'POST /payments {"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"invoice","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","successUrl":"http://a.…',
+        'POST /payments {"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"invoice","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","successUrl":"https://s…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedU…',
         'POST /payments/<payment 1>/cancel',
         '  ← 200 {"response":"<text>","success":true}',
@@ -465,7 +469,7 @@ describe('checkService in process: broken services', () => {
       return handle(world, request, ctx)
     }
     expect(summary(await check({ handler: chargeImmediately }, { kinds: ['card'] }))).toStrictEqual({
-      numRuns: 14,
+      numRuns: 75,
       seed: 1,
       commands: 'create(order-0, creditcard),charge(#0)',
       counterexample: [
@@ -485,11 +489,11 @@ describe('checkService in process: broken services', () => {
   })
   it('422 for an invalid create', async () => {
     expect(summary(await check({ respond: (q, r) => (q.path === '/payments' && r.status === 400 ? { ...r, status: 422 } : r) }, {}))).toStrictEqual({
-      numRuns: 20,
+      numRuns: 3,
       seed: 1,
       commands: 'create(invalid)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","environment":"test","externalPaymentReferenceID":" ","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","successUrl":"http://a.aa","webhookSubscript…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","environment":"test","externalPaymentReferenceID":"order-1001","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","successUrl":"http://a.aa","webhook…',
         '  ← 422 {"error":{"code":"MissingCustomerExternalID","issues":[{"code":"MissingCustomerExternalID","message":"<text>","path":"customerExternalID"}],"message":"<text>"},"success":false}',
         '✗ response differs',
         '  expected (model): 400 {"error":{"code":"MissingCustomerExternalID","issues":[{"code":"MissingCustomerExternalID","message":"<text>","path":"customerExternalID"}],"message":"<text>"},"success":false}',
@@ -507,29 +511,26 @@ describe('checkService in process: broken services', () => {
       return out[1].status === 200 ? [out[0], { ...out[1], body: first } as Handled[1], out[2]] : out
     }
     expect(summary(await check({ handler, onReset: () => (first = undefined) }, { kinds: ['card'] }))).toStrictEqual({
-      numRuns: 34,
+      numRuns: 22,
       seed: 1,
-      commands: 'create(order-0, creditcard),create(order-1, creditcard),repeatCreate(1)',
+      commands: 'create(order-0, creditcard),cancel(#0),repeatCreate(0)',
       counterexample: [
         'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-00000000…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceI…',
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-1","failedUrl":"https://shop.example/ok","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0…',
-        '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 2>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceI…',
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-1","failedUrl":"https://shop.example/ok","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0…',
+        'POST /payments/<payment 1>/cancel',
+        '  ← 200 {"error":null,"response":"<text>","success":true}',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-00000000…',
         '  ← 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceI…',
         '✗ response differs',
-        '  expected (model): 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 2>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-1","failedUrl":"https://shop.example/ok","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 2>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-00…',
+        '  expected (model): 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-0000…',
         '  received (service): 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-0000…',
-        '  at body.paymentIntent.moneySplit.0.paymentReferenceID: expected "<payment 2>", received "<payment 1>"',
-        '  at body.paymentIntent.paymentCreated.externalPaymentReferenceID: expected "order-1", received "order-0"',
-        '  at body.paymentIntent.paymentCreated.failedUrl: expected "https://shop.example/ok", received "http://a.aa"',
-        '  at body.paymentIntent.paymentCreated.paymentReferenceID: expected "<payment 2>", received "<payment 1>"'
+        '  at body.paymentIntent.paymentCreated.status: expected "Cancelled", received "Initiated"'
       ]
     })
   })
   it('a missing webhook', async () => {
     expect(summary(await check({ deliver: (ws) => ws.filter((w) => field(w.body, 'eventType') !== 'Cancelled') }, { kinds: ['card'] }))).toStrictEqual({
-      numRuns: 4,
+      numRuns: 9,
       seed: 1,
       commands: 'create(order-0, creditcard),cancel(#0)',
       counterexample: [
@@ -549,7 +550,7 @@ describe('checkService in process: broken services', () => {
   })
   it('webhooks of one url missing', async () => {
     expect(summary(await check({ deliver: (ws) => ws.filter((w) => w.url !== SUB_A) }, { kinds: ['card'] }))).toStrictEqual({
-      numRuns: 5,
+      numRuns: 9,
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
@@ -568,11 +569,11 @@ describe('checkService in process: broken services', () => {
   })
   it('webhooks to a wrong url', async () => {
     expect(summary(await check({ deliver: (ws) => ws.map((w) => ({ ...w, url: CATCH_ALL })) }, { kinds: ['card'] }))).toStrictEqual({
-      numRuns: 1,
+      numRuns: 9,
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"https://shop.example/ok","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-00000000…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceI…',
         '✗ webhooks differ',
         '  expected (model):',
@@ -626,16 +627,16 @@ describe('checkService in process: broken services', () => {
     })
   })
   it('only the first webhook of a request', async () => {
-    expect(summary(await check({ deliver: (ws) => ws.filter((w, i) => ws.findIndex((x) => x.url === w.url) === i) }, { kinds: ['card'], numRuns: 300 }))).toStrictEqual({
-      numRuns: 232,
+    expect(summary(await check({ deliver: (ws) => ws.filter((w, i) => ws.findIndex((x) => x.url === w.url) === i) }, { kinds: ['card'], numRuns: 1000 }))).toStrictEqual({
+      numRuns: 320,
       seed: 1,
-      commands: 'create(order-0, creditcard),completeForm(#0),refundPartially(#0)',
+      commands: 'create(order-0, creditcard),nextStep(#0),refundPartially(#0)',
       counterexample: [
         'POST /payments {"chargeImmediately":true,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":true,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID…',
         'completeForm <payment 1>  (model: Charged)',
-        'POST /payments/<payment 1>/refund/partially {"moneySplitPatch":[{"doDelete":true,"splitID":1,"updateType":"DoDeleteSplitEntry"}],"newGrossAmount":0}',
-        '  ← 200 {"message":"<text>","refundedSplit":[{"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false,"refundAmount":1}],"splitList":[],"success":true}',
+        'POST /payments/<payment 1>/refund/partially {"moneySplitPatch":[{"newAmount":0,"splitID":1,"updateType":"UpdateAmount"}],"newGrossAmount":0}',
+        '  ← 200 {"message":"<text>","refundedSplit":[{"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false,"refundAmount":1}],"splitList":[{"amount":0,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"success":true}',
         '✗ webhooks differ',
         '  expected (model):',
         '    PartiallyRefunded <payment 1>:3 → https://hooks.example/all',

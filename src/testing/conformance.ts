@@ -462,6 +462,45 @@ class OutsideEvent implements Cmd {
   }
 }
 
+/**
+ * Moves a payment of the run one step along its life, whatever that step is in the model's state:
+ * the form (or, the other way, a cancel) when an Initiated card; the rest paid by the bank (or an
+ * adjustment) when an Initiated invoice; charge (or cancel) when Reserved; a partial (or full)
+ * refund when Charged; a refund, refused, once it is over. Independent random actions seldom line
+ * up into a long life (charged, partly refunded, then refunded in full), and the bugs of a
+ * service hide there; a few of these commands walk a payment through it.
+ */
+class NextStep implements Cmd {
+  constructor(
+    readonly target: number,
+    readonly ops: ReadonlyArray<Op>,
+    readonly otherWay: boolean
+  ) {}
+  check = (): boolean => true
+  async run(m: Model, r: Real): Promise<void> {
+    const k = m.known[this.target % m.known.length] // none when no payment is known (n % 0 is NaN)
+    const p = k === undefined ? undefined : m.world.payments.get(k.modelId)
+    if (p === undefined) return
+    const act = (a: Action): Cmd => new PaymentAction(a, this.target, this.ops, 0)
+    const step =
+      p.status === 'Initiated'
+        ? p.kind === 'card'
+          ? r.sut.completeForm === undefined || this.otherWay
+            ? act('cancel')
+            : new OutsideEvent('completeForm', this.target, 0, false)
+          : r.sut.receiveTransfer === undefined || this.otherWay
+            ? act('adjust')
+            : new OutsideEvent('transfer', this.target, 1000, false)
+        : p.status === 'Reserved'
+          ? act(this.otherWay ? 'cancel' : 'charge')
+          : act(this.otherWay || p.status !== 'Charged' ? 'refund' : 'refundPartially')
+    await step.run(m, r)
+  }
+  toString(): string {
+    return `nextStep(#${String(this.target)}${this.otherWay ? ', the other way' : ''})`
+  }
+}
+
 const commandArbs = (o: CheckServiceOptions): ReadonlyArray<fc.WeightedArbitrary<Cmd>> => {
   const request: fc.Arbitrary<PaymentIntentRequest> = paymentIntentRequestArb({
     kinds: o.kinds ?? ['card', 'invoice'],
@@ -485,7 +524,8 @@ const commandArbs = (o: CheckServiceOptions): ReadonlyArray<fc.WeightedArbitrary
           fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(1, 2, 3) })
         )
         .map(([a, t, ops, g]) => new PaymentAction(a, t, ops, g))
-    }
+    },
+    { weight: 6, arbitrary: fc.tuple(small, fc.array(opArb, { minLength: 1, maxLength: 4 }), fc.boolean()).map(([t, ops, other]) => new NextStep(t, ops, other)) }
   ]
   const outside: Outside[] = [
     ...(o.completeForm !== undefined ? (['completeForm', 'completeForm'] as const) : []),
