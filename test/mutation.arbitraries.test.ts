@@ -9,7 +9,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { decodePaymentIntentRequest } from '../src/codecs.js'
 import type { Command } from '../src/commands.js'
 import type { Payment, PaymentState } from '../src/payment.js'
@@ -21,7 +21,7 @@ import {
   scenarioArb,
   type RequestOptions
 } from '../src/testing.js'
-import { patchOf, type Op } from '../src/testing/arbitraries.js'
+import { patchOf, type InvalidRequest, type Op } from '../src/testing/arbitraries.js'
 import { cancel, cardRequest, charge, complete, create, createInvoice, invoiceRequest, paymentAfter, transfer } from './builders.js'
 
 const SEED = 42
@@ -31,7 +31,12 @@ const amountsOf = (r: PaymentIntentRequest): ReadonlyArray<number> => r.moneySpl
 const sum = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0)
 
 describe('paymentIntentRequestArb: the defaults', () => {
-  const rs = requests({}, 2000)
+  // sampled in each test (not once when the file is collected): Stryker counts code run outside a
+  // test as static and would then not run these tests against the mutants it covers
+  let rs: ReadonlyArray<PaymentIntentRequest> = []
+  beforeEach(() => {
+    rs = requests({}, 2000)
+  })
 
   it('1 to 5 splits, both ends included; amounts 0 to 100000, both ends included; grossAmount the sum, at least 1', () => {
     const counts = rs.map((r) => r.moneySplitList.length)
@@ -157,7 +162,11 @@ describe('paymentIntentRequestArb: the options, exactly', () => {
 })
 
 describe('invalidPaymentIntentRequestArb: each rule broken with its documented value', () => {
-  const samples = fc.sample(invalidPaymentIntentRequestArb({ splits: { min: 2, max: 3 } }), { numRuns: 3000, seed: SEED })
+  // sampled in each test, as above
+  let samples: ReadonlyArray<InvalidRequest> = []
+  beforeEach(() => {
+    samples = fc.sample(invalidPaymentIntentRequestArb({ splits: { min: 2, max: 3 } }), { numRuns: 3000, seed: SEED })
+  })
   type Body = Record<string, unknown>
   const at = (input: unknown, path: string): unknown =>
     path.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Body)[k] : undefined), input)
