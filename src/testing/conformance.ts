@@ -68,7 +68,11 @@ export interface ServiceUnderTest {
 
 /** What to check and how hard. */
 export interface CheckServiceOptions extends ServiceUnderTest {
-  /** Command sequences to run. Default: fast-check's global `numRuns` (100 unless configured). */
+  /**
+   * Command sequences to run. Default: fast-check's global `numRuns` (100 unless configured), a
+   * quick check; bugs that need a long life (a refund after a partial refund) want about 1000
+   * (docs/testing.md, "How many runs").
+   */
   readonly numRuns?: number
   /** Replay a failure: the `seed` and `path` of its report. */
   readonly seed?: number
@@ -550,8 +554,8 @@ const commandArbs = (o: CheckServiceOptions): ReadonlyArray<fc.WeightedArbitrary
 /**
  * Checks that a payments service behaves like paysplit's reference model: runs `numRuns` random
  * command sequences (creates valid and invalid, repeats, cancel, charge, refunds, adjustments
- * with valid and broken patches, wrong routes, and — when the service exposes them — payment-form
- * and bank events) against the service and the model, and compares every status code, body and
+ * with valid and broken patches, wrong routes, the next step of a payment's life, and — when the
+ * service exposes them — payment-form and bank events) against the service and the model, and compares every status code, body and
  * webhook after normalising ids, times and (by default) messages. Resolves with a report and
  * never rejects: a difference, or a service that throws, is a failed report whose
  * `counterexample` is the shrunk request log.
