@@ -68,15 +68,10 @@ export { invalid, paymentError, validationError } from './errors.js'
 export type { ErrorCode, Issue, IssueCode, PaymentError } from './errors.js'
 
 // money splits, patches and settlement
-export {
-  applyPatch,
-  deleteSplitsPatch,
-  proportionalPatch,
-  setAmountsPatch,
-  toAdjustedSplits,
-  toRefundedSplits
-} from './patches.js'
-export type { PatchOutcome, ProportionalOptions, SplitAmount, SplitChange } from './patches.js'
+export { applyPatch, toAdjustedSplits, toRefundedSplits } from './patches.js'
+export type { PatchOutcome, SplitChange } from './patches.js'
+export { deleteSplitsPatch, proportionalPatch, setAmountsPatch } from './patchBuilders.js'
+export type { ProportionalOptions, SplitAmount } from './patchBuilders.js'
 export { settlement } from './settlement.js'
 export type { Settlement, SettlementRow } from './settlement.js'
 

@@ -7,7 +7,8 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import { applyPatch, proportionalPatch } from '../src/patches.js'
+import { applyPatch } from '../src/patches.js'
+import { proportionalPatch } from '../src/patchBuilders.js'
 import type { MoneySplitPatch } from '../src/requests.js'
 import { cardPayment } from './fixtures.js'
 

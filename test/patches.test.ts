@@ -2,15 +2,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import type { PaymentError } from '../src/errors.js'
 import type { MoneySplit, Payment } from '../src/payment.js'
-import {
-  applyPatch,
-  deleteSplitsPatch,
-  proportionalPatch,
-  setAmountsPatch,
-  toAdjustedSplits,
-  toRefundedSplits,
-  type PatchOutcome
-} from '../src/patches.js'
+import { applyPatch, toAdjustedSplits, toRefundedSplits, type PatchOutcome } from '../src/patches.js'
+import { deleteSplitsPatch, proportionalPatch, setAmountsPatch } from '../src/patchBuilders.js'
 import type { MoneySplitPatch, PatchEntry } from '../src/requests.js'
 import { chargedCardWith } from './fixtures.js'
 

@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import type { Command } from '../src/commands.js'
 import type { Payment, PaymentState } from '../src/payment.js'
-import { proportionalPatch } from '../src/patches.js'
+import { proportionalPatch } from '../src/patchBuilders.js'
 import type { MoneySplitPatch, PatchEntry } from '../src/requests.js'
 import { at, cardRequest, FEE_ACCOUNT, KID, PARTNER, PAYMENT_ID, SELLER } from './builders.js'
 
