@@ -163,13 +163,11 @@ const TIMESTAMP = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[
  * assert.strictEqual(isTimestamp('2026-11-21T10:00:00Z'), false) // fraction required
  */
 export const isTimestamp = (s: unknown): s is string => {
-  // 'YYYY-MM-DDTHH:MM:SS.' is 20 units, then 1–9 digits, then 'Z': a longer string is refused
-  // before the expression reads it
-  if (typeof s !== 'string' || s.length > 30 || !TIMESTAMP.test(s)) return false
-  // the expression allows days up to 31 (and has checked that these are digits); past the
-  // 28th the month and year decide
-  const day = digits(s, 8, 10)
-  return day <= 28 || day <= daysInMonth(digits(s, 0, 4), digits(s, 5, 7))
+  // anchored at the start, the expression reads at most 31 units of any string, however long
+  if (typeof s !== 'string' || !TIMESTAMP.test(s)) return false
+  // the expression allows days up to 31 (and has checked that these are digits): the month and
+  // year decide
+  return digits(s, 8, 10) <= daysInMonth(digits(s, 0, 4), digits(s, 5, 7))
 }
 
 // -------------------------------------------------------------------------------------
