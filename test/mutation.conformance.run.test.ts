@@ -49,6 +49,8 @@ interface Adapter {
   readonly formDown?: boolean
   /** Bug: a payment-form completion the service refuses still sends a webhook. */
   readonly hookOnRefusedForm?: boolean
+  /** Bug: any bank transfer settles its invoice (it is credited as the whole rest). */
+  readonly settleOnAnyTransfer?: boolean
 }
 
 const ID_PREFIX = '6f1c3c52-3f51-4b8e-9a8e-'
@@ -114,8 +116,10 @@ const service = (options: Adapter = {}) => {
       n += 1
       trace.push(short(`transfer ${id} ${String(amount)} ${kid}`))
       if (options.dropTransfer === true) return Promise.resolve(undefined)
-      const right = world.payments.get(id)?.kid
-      return Promise.resolve(keep(receiveTransfer(world, id, { amount, kid: options.ignoreKid === true && right !== undefined ? right : kid }, { at: clock(), ...hooks })))
+      const p = world.payments.get(id)
+      const right = p?.kid
+      const credited = options.settleOnAnyTransfer === true && p !== undefined ? Math.max(amount, p.grossAmount - p.paidAmount) : amount
+      return Promise.resolve(keep(receiveTransfer(world, id, { amount: credited, kid: options.ignoreKid === true && right !== undefined ? right : kid }, { at: clock(), ...hooks })))
     },
     reset: async (): Promise<void> => {
       trace.push('reset')
@@ -190,6 +194,14 @@ const lenientPatch: Handler = (world, request, ctx) => {
   return handle(world, { ...request, body: { ...(request.body as object), moneySplitPatch: filled } }, ctx)
 }
 
+/** A raised split answers 400 ValidationFailed instead of 400 SplitAmountIncrease. */
+const raiseAsValidation: Handler = (world, request, ctx) => {
+  const [after, response, deliveries] = handle(world, request, ctx)
+  const error = field(response.body, 'error')
+  if (field(error, 'code') !== 'SplitAmountIncrease') return [after, response, deliveries]
+  return [after, { ...response, body: { success: false, error: { ...(error as object), code: 'ValidationFailed' } } as never }, deliveries]
+}
+
 /** What a failed report shows, for pinning: the request log as lines and fast-check's commands. */
 const failureOf = (report: ConformanceReport) =>
   report.ok
@@ -255,6 +267,27 @@ describe('checkService: a conforming service', () => {
   })
 })
 
+describe('checkService: nextStep', () => {
+  it('walks cards and invoices through every step of their lives (form, charge, cancel, refunds, bank, adjustment)', async () => {
+    const svc = service({ catchAllUrl: CATCH_ALL })
+    const report = await checkService({ ...svc.members, webhookUrls: [SUB_A, SUB_B], numRuns: 40, seed: 31 })
+    expect(report).toEqual({ ok: true, numRuns: 40, seed: 31 })
+    const lines = requestLines(svc.trace)
+    for (const step of [/^completeForm /, /\/charge$/, /\/cancel$/, /\/refund\/partially /, /\/refund$/, /^transfer /, /\/adjust /]) {
+      expect(lines.some((l) => step.test(l)), String(step)).toBe(true)
+    }
+    pinned('nextStep: every step', { length: svc.trace.length, digest: digest(svc.trace) })
+  })
+
+  it('with send only, invoices only: the next step of an Initiated invoice is an adjustment (no bank to pay through)', async () => {
+    const svc = service()
+    const report = await checkService({ send: svc.members.send, kinds: ['invoice'], numRuns: 20, seed: 6 })
+    expect(report).toEqual({ ok: true, numRuns: 20, seed: 6 })
+    expect(requestLines(svc.trace).some((l) => l.includes('/adjust '))).toBe(true)
+    pinned('nextStep: send only, invoices', { length: svc.trace.length, digest: digest(svc.trace) })
+  })
+})
+
 describe('checkService: bank transfers', () => {
   it('amounts follow what is left to pay; a wrong KID is 12345674, or 0000000000 when that is the right one (a card has none)', async () => {
     const svc = service({ catchAllUrl: CATCH_ALL })
@@ -288,6 +321,8 @@ describe('checkService: broken variants fail with a shrunk, readable counterexam
     ['a patch that leaves out a split is accepted, on a card', { maxCommands: 12, numRuns: 1000, kinds: ['card'] }, { handler: lenientPatch }],
     ['a patch that leaves out a split is accepted, on an invoice', { maxCommands: 12, numRuns: 1000, kinds: ['invoice'] }, { handler: lenientPatch }],
     ['a transfer with a wrong KID is accepted', { maxCommands: 12, numRuns: 1000, kinds: ['invoice'] }, { ignoreKid: true }],
+    ['a raised split answers ValidationFailed (an invoice)', { maxCommands: 12, numRuns: 1000, kinds: ['invoice'] }, { handler: raiseAsValidation }],
+    ['a partial transfer settles the invoice', { maxCommands: 12, numRuns: 1000, kinds: ['invoice'] }, { settleOnAnyTransfer: true }],
     ['a refused payment-form completion sends a webhook', { maxCommands: 12, numRuns: 1000, kinds: ['card'] }, { hookOnRefusedForm: true }]
   ]
   for (const [name, extra, adapter] of cases) {
@@ -778,6 +813,54 @@ const PINS: Record<string, unknown> = {
         "  expected (model): 409 {\"error\":\"<text>\",\"success\":false}",
         "  received (service): 400 {\"error\":\"<text>\",\"success\":false}",
         "  at status: expected 409, received 400"
+      ]
+    }
+  },
+  "nextStep: every step": {
+    "length": 173,
+    "digest": "ee258ae7f71ffa79"
+  },
+  "nextStep: send only, invoices": {
+    "length": 80,
+    "digest": "6d15e22e36044725"
+  },
+  "a raised split answers ValidationFailed (an invoice)": {
+    "path": "424:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:2|EE///6:9",
+    "replay": {
+      "numRuns": 1,
+      "seed": 1,
+      "path": "424:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:2|EE///6:9",
+      "commands": "[create(order-0, invoice),adjust(#0, broken patch 3) /*replayPath=\"EE///6:9\"*/]",
+      "log": [
+        "POST /payments {\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":\"http://a.aa\",\"grossAmount\":1,\"metaData\":{},\"moneySplitList\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"isFee\":false}],\"paymentGateway\":\"invoice\",\"sellerConnectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"successUrl\":\"http://a.aa\",…",
+        "  ← 201 {\"paymentIntent\":{\"moneySplit\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"insertTime\":\"<time>\",\"isFee\":false,\"paymentReferenceID\":\"<payment 1>\",\"splitID\":1}],\"paymentCreated\":{\"chargedAmount\":0,\"createdAt\":\"<time>\",\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"excessRefundedAmount\":0,\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":…",
+        "POST /payments/<payment 1>/adjust {\"moneySplitPatch\":[{\"newAmount\":2,\"splitID\":1,\"updateType\":\"UpdateAmount\"}],\"newGrossAmount\":1}",
+        "  ← 400 {\"error\":{\"code\":\"ValidationFailed\",\"message\":\"<text>\"},\"success\":false}",
+        "✗ response differs",
+        "  expected (model): 400 {\"error\":{\"code\":\"SplitAmountIncrease\",\"message\":\"<text>\"},\"success\":false}",
+        "  received (service): 400 {\"error\":{\"code\":\"ValidationFailed\",\"message\":\"<text>\"},\"success\":false}",
+        "  at body.error.code: expected \"SplitAmountIncrease\", received \"ValidationFailed\""
+      ]
+    }
+  },
+  "a partial transfer settles the invoice": {
+    "path": "11:2:1:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:3:3|FA////g:9B",
+    "replay": {
+      "numRuns": 1,
+      "seed": 1,
+      "path": "11:2:1:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:3:3|FA////g:9B",
+      "commands": "[create(order-0, invoice),transfer(#0, 1‰) /*replayPath=\"FA////g:9B\"*/]",
+      "log": [
+        "POST /payments {\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":\"http://a.aa\",\"grossAmount\":2,\"metaData\":{},\"moneySplitList\":[{\"amount\":2,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"isFee\":false}],\"paymentGateway\":\"invoice\",\"sellerConnectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"successUrl\":\"http://a.aa\",…",
+        "  ← 201 {\"paymentIntent\":{\"moneySplit\":[{\"amount\":2,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"insertTime\":\"<time>\",\"isFee\":false,\"paymentReferenceID\":\"<payment 1>\",\"splitID\":1}],\"paymentCreated\":{\"chargedAmount\":0,\"createdAt\":\"<time>\",\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"excessRefundedAmount\":0,\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":…",
+        "transfer <payment 1>  (model: Initiated)",
+        "✗ webhooks differ",
+        "  expected (model):",
+        "    (none)",
+        "  received (service):",
+        "    Charged <payment 1>:3 → https://hooks.example/all",
+        "  delivery 1 to https://hooks.example/all differs at:",
+        "    (body): expected undefined, received {\"createTime\":\"<time>\",\"eventID\":\"<payment 1>:3\",\"eventType\":\"Charged\",\"objectName\":\"payment\",\"payload\":{\"payment\":{\"kid…"
       ]
     }
   }

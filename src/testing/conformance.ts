@@ -339,7 +339,7 @@ class RepeatCreate implements Cmd {
   constructor(readonly which: number) {}
   check = (): boolean => true
   async run(m: Model, r: Real): Promise<void> {
-    const body = m.creates[this.which % Math.max(1, m.creates.length)]
+    const body = m.creates[this.which % m.creates.length] // none before the first create (n % 0 is NaN)
     if (body === undefined) return
     await createWith(m, r, body)
   }
