@@ -279,6 +279,18 @@ describe('checkService: nextStep', () => {
     pinned('nextStep: every step', { length: svc.trace.length, digest: digest(svc.trace) })
   })
 
+  it('with completeForm only, cards only: the next step of a Reserved card is a charge or a cancel', async () => {
+    const svc = service()
+    const { send, completeForm: complete, reset } = svc.members
+    const report = await checkService({ send, completeForm: complete, reset, kinds: ['card'], maxCommands: 6, numRuns: 30, seed: 4 })
+    expect(report).toEqual({ ok: true, numRuns: 30, seed: 4 })
+    // a charge of a payment whose form was completed before
+    const lines = requestLines(svc.trace)
+    const completed = (i: number, id: string): boolean => lines.slice(0, i).includes(`completeForm ${id}`)
+    expect(lines.some((l, i) => /^POST \/payments\/(#[0-9a-f]+)\/charge$/.test(l) && completed(i, l.split('/')[2] ?? ''))).toBe(true)
+    pinned('nextStep: a Reserved card', { length: svc.trace.length, digest: digest(svc.trace) })
+  })
+
   it('with send only, invoices only: the next step of an Initiated invoice is an adjustment (no bank to pay through)', async () => {
     const svc = service()
     const report = await checkService({ send: svc.members.send, kinds: ['invoice'], numRuns: 20, seed: 6 })
@@ -863,6 +875,10 @@ const PINS: Record<string, unknown> = {
         "    (body): expected undefined, received {\"createTime\":\"<time>\",\"eventID\":\"<payment 1>:3\",\"eventType\":\"Charged\",\"objectName\":\"payment\",\"payload\":{\"payment\":{\"kid…"
       ]
     }
+  },
+  "nextStep: a Reserved card": {
+    "length": 84,
+    "digest": "cc61574d0fba2063"
   }
 }
 const pinned = (name: string, actual: unknown): void => {
