@@ -214,6 +214,18 @@ const requestLines = (trace: ReadonlyArray<string>): ReadonlyArray<string> => tr
 const runsOf = (trace: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> =>
   trace.reduce<string[][]>((runs, l) => (l === 'reset' ? [...runs, []] : (runs[runs.length - 1]?.push(l), runs)), [])
 
+/** The members of a card-only check whose only outside event is the payment form. */
+const formOnly = (svc: ReturnType<typeof service>): CheckServiceOptions => {
+  const { send, completeForm: complete, reset } = svc.members
+  return { send, completeForm: complete, reset, kinds: ['card'] }
+}
+
+/** Runs a check that must pass (ok, with the numRuns and seed asked for) and gives the requests and operations the service saw. */
+const passes = async (svc: ReturnType<typeof service>, options: CheckServiceOptions & { readonly numRuns: number; readonly seed: number }): Promise<ReadonlyArray<string>> => {
+  expect(await checkService(options)).toEqual({ ok: true, numRuns: options.numRuns, seed: options.seed })
+  return requestLines(svc.trace)
+}
+
 describe('checkService: a conforming service', () => {
   it('with every member: ok, the seed and numRuns asked for, and every kind of command sent', async () => {
     const svc = service({ catchAllUrl: CATCH_ALL })
@@ -245,10 +257,7 @@ describe('checkService: a conforming service', () => {
 
   it('with completeForm only, cards only, at most 3 commands a run: only completeForm events', async () => {
     const svc = service()
-    const { send, completeForm: complete, reset } = svc.members
-    const report = await checkService({ send, completeForm: complete, reset, kinds: ['card'], maxCommands: 3, numRuns: 10, seed: 2 })
-    expect(report).toEqual({ ok: true, numRuns: 10, seed: 2 })
-    const lines = requestLines(svc.trace)
+    const lines = await passes(svc, { ...formOnly(svc), maxCommands: 3, numRuns: 10, seed: 2 })
     expect(runsOf(svc.trace)).toHaveLength(10)
     expect(runsOf(svc.trace).every((run) => run.length <= 3)).toBe(true)
     expect(lines.some((l) => l.startsWith('failForm ') || l.startsWith('transfer '))).toBe(false)
@@ -270,9 +279,7 @@ describe('checkService: a conforming service', () => {
 describe('checkService: nextStep', () => {
   it('walks cards and invoices through every step of their lives (form, charge, cancel, refunds, bank, adjustment)', async () => {
     const svc = service({ catchAllUrl: CATCH_ALL })
-    const report = await checkService({ ...svc.members, webhookUrls: [SUB_A, SUB_B], numRuns: 40, seed: 31 })
-    expect(report).toEqual({ ok: true, numRuns: 40, seed: 31 })
-    const lines = requestLines(svc.trace)
+    const lines = await passes(svc, { ...svc.members, webhookUrls: [SUB_A, SUB_B], numRuns: 40, seed: 31 })
     for (const step of [/^completeForm /, /\/charge$/, /\/cancel$/, /\/refund\/partially /, /\/refund$/, /^transfer /, /\/adjust /]) {
       expect(lines.some((l) => step.test(l)), String(step)).toBe(true)
     }
@@ -281,11 +288,8 @@ describe('checkService: nextStep', () => {
 
   it('with completeForm only, cards only: the next step of a Reserved card is a charge or a cancel', async () => {
     const svc = service()
-    const { send, completeForm: complete, reset } = svc.members
-    const report = await checkService({ send, completeForm: complete, reset, kinds: ['card'], maxCommands: 6, numRuns: 30, seed: 4 })
-    expect(report).toEqual({ ok: true, numRuns: 30, seed: 4 })
+    const lines = await passes(svc, { ...formOnly(svc), maxCommands: 6, numRuns: 30, seed: 4 })
     // a charge of a payment whose form was completed before
-    const lines = requestLines(svc.trace)
     const completed = (i: number, id: string): boolean => lines.slice(0, i).includes(`completeForm ${id}`)
     expect(lines.some((l, i) => /^POST \/payments\/(#[0-9a-f]+)\/charge$/.test(l) && completed(i, l.split('/')[2] ?? ''))).toBe(true)
     pinned('nextStep: a Reserved card', { length: svc.trace.length, digest: digest(svc.trace) })
@@ -293,9 +297,8 @@ describe('checkService: nextStep', () => {
 
   it('with send only, invoices only: the next step of an Initiated invoice is an adjustment (no bank to pay through)', async () => {
     const svc = service()
-    const report = await checkService({ send: svc.members.send, kinds: ['invoice'], numRuns: 20, seed: 6 })
-    expect(report).toEqual({ ok: true, numRuns: 20, seed: 6 })
-    expect(requestLines(svc.trace).some((l) => l.includes('/adjust '))).toBe(true)
+    const lines = await passes(svc, { send: svc.members.send, kinds: ['invoice'], numRuns: 20, seed: 6 })
+    expect(lines.some((l) => l.includes('/adjust '))).toBe(true)
     pinned('nextStep: send only, invoices', { length: svc.trace.length, digest: digest(svc.trace) })
   })
 })
