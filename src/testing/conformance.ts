@@ -370,8 +370,11 @@ const createWith = async (m: Model, r: Real, body: unknown): Promise<void> => {
 type Action = 'cancel' | 'charge' | 'refund' | 'refundPartially' | 'adjust'
 const suffix: Record<Action, string> = { cancel: 'cancel', charge: 'charge', refund: 'refund', refundPartially: 'refund/partially', adjust: 'adjust' }
 
-/** The payment a command targets: one created in this run, or (when none, or `n` is 7) an unknown id (with none, `n % 0` is NaN: no entry). */
-const target = (m: Model, n: number): Known | undefined => (n === 7 ? undefined : m.known[n % m.known.length])
+/** The `n`-th payment created in this run, counting round; none before the first (`n % 0` is NaN). */
+const knownAt = (m: Model, n: number): Known | undefined => m.known[n % m.known.length]
+
+/** The payment an API action targets: one created in this run, or (when none, or `n` is 7) an unknown id. */
+const target = (m: Model, n: number): Known | undefined => (n === 7 ? undefined : knownAt(m, n))
 
 class PaymentAction implements Cmd {
   constructor(
@@ -437,7 +440,7 @@ class OutsideEvent implements Cmd {
   ) {}
   check = (): boolean => true
   async run(m: Model, r: Real): Promise<void> {
-    const k = m.known[this.target % m.known.length] // none when no payment is known (n % 0 is NaN)
+    const k = knownAt(m, this.target)
     if (k === undefined) return
     m.tick += 1
     const ctx = { at: clockOf(m.tick), ...hooksOf(r) }
@@ -482,7 +485,7 @@ class NextStep implements Cmd {
   ) {}
   check = (): boolean => true
   async run(m: Model, r: Real): Promise<void> {
-    const k = m.known[this.target % m.known.length] // none when no payment is known (n % 0 is NaN)
+    const k = knownAt(m, this.target)
     const p = k === undefined ? undefined : m.world.payments.get(k.modelId)
     if (p === undefined) return
     const act = (a: Action): Cmd => new PaymentAction(a, this.target, this.ops, 0)
