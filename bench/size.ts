@@ -6,7 +6,8 @@
  * esbuild picks their ES builds through their `module` fields), minified, then gzipped (level 9).
  * Every export of the entry is kept (`export *`), so nothing the entry offers is shaken out.
  *
- * Fails (exit 1) when a budget is exceeded. Prints the largest inputs of each bundle.
+ * Fails (exit 1) when a budget is exceeded. Prints the largest inputs of each bundle and how much of
+ * it is string literals (text) rather than code.
  */
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
@@ -76,8 +77,16 @@ for (const b of budgets) {
       .filter(([, bytes]) => bytes > 0)
       .sort((x, y) => y[1] - x[1])
     const peers = inputs.filter(([f]) => f.includes('node_modules/')).reduce((s, [, n]) => s + n, 0)
+    // String literals (messages, keys, codes) as written in the minified output; template literals
+    // keep their `${…}` parts. Information only: what the bundle would gzip to with every literal
+    // emptied tells how much of it is text rather than code.
+    const text = new TextDecoder().decode(code)
+    const literal = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g
+    const literalBytes = (text.match(literal) ?? []).reduce((sum, l) => sum + l.length, 0)
+    const withoutText = gzipSync(Buffer.from(text.replace(literal, '""')), { level: 9 }).length
     details.push(
-      `${b.name}: ${kb(peers)} of the minified bundle is fp-ts/io-ts; largest inputs: ` +
+      `${b.name}: ${kb(peers)} of the minified bundle is fp-ts/io-ts; string literals ${kb(literalBytes)} minified ` +
+        `(${kb(gz - withoutText)} of the min+gzip: ${kb(withoutText)} with every literal emptied); largest inputs: ` +
         inputs
           .slice(0, 6)
           .map(([f, n]) => `${f.replace(/^.*node_modules\//, '')} ${kb(n)}`)

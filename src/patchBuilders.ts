@@ -10,7 +10,8 @@
  * @module patchBuilders
  */
 import * as E from './either.js'
-import { invalid, validationError, type Issue, type PaymentError } from './errors.js'
+import { invalid, validationError, type PaymentError } from './errors.js'
+import { fail, type Issues } from './fields.js'
 import type { MoneySplit, Payment } from './payment.js'
 import { guarded, increaseError, indexSplits, mismatchError, nothingToChange, tally } from './patches.js'
 import type { MoneySplitPatch, PatchEntry } from './requests.js'
@@ -100,7 +101,7 @@ export const proportionalPatch = (
           'amount',
           total === 0
             ? 'amount cannot be removed: the splits it may touch hold nothing.'
-            : `amount must be a whole number from 1 to ${String(total)} (the total of the splits it may touch).`
+            : `amount must be a whole number from 1 to ${total} (the total of the splits it may touch).`
         )
       )
     }
@@ -214,15 +215,11 @@ export const deleteSplitsPatch = (
       return E.left(invalid('splitIDs', 'splitIDs must be an array of splitIDs.'))
     }
     const ids: ReadonlyArray<unknown> = splitIDs
-    const issues: Issue[] = []
+    const issues: Issues = []
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k]
       if (!(typeof id === 'number' && Number.isSafeInteger(id) && id >= 1)) {
-        issues.push({
-          path: `splitIDs.${String(k)}`,
-          code: 'ValidationFailed',
-          message: `splitIDs.${String(k)} must be a splitID, a whole number from 1.`
-        })
+        fail(issues, `splitIDs.${k}`, 'must be a splitID, a whole number from 1')
       }
     }
     if (issues.length > 0) return E.left(validationError(issues))
@@ -286,32 +283,24 @@ export const setAmountsPatch = (
     const given: ReadonlyArray<unknown> = amounts
     const ids: number[] = new Array<number>(given.length)
     const values: number[] = new Array<number>(given.length)
-    const issues: Issue[] = []
+    const issues: Issues = []
     for (let k = 0; k < given.length; k++) {
-      const at = `amounts.${String(k)}`
+      const at = `amounts.${k}`
       const entry = given[k]
       if (typeof entry !== 'object' || entry === null) {
-        issues.push({ path: at, code: 'ValidationFailed', message: `${at} must be { splitID, amount }.` })
+        fail(issues, at, 'must be { splitID, amount }')
         continue
       }
       const { splitID, amount } = entry as { readonly splitID?: unknown; readonly amount?: unknown }
       if (typeof splitID === 'number' && Number.isSafeInteger(splitID) && splitID >= 1) {
         ids[k] = splitID
       } else {
-        issues.push({
-          path: `${at}.splitID`,
-          code: 'ValidationFailed',
-          message: `${at}.splitID must be a splitID, a whole number from 1.`
-        })
+        fail(issues, `${at}.splitID`, 'must be a splitID, a whole number from 1')
       }
       if (typeof amount === 'number' && Number.isSafeInteger(amount) && amount >= 0) {
         values[k] = amount
       } else {
-        issues.push({
-          path: `${at}.amount`,
-          code: 'ValidationFailed',
-          message: `${at}.amount must be a whole number of minor units, 0 or more.`
-        })
+        fail(issues, `${at}.amount`, 'must be a whole number of minor units, 0 or more')
       }
     }
     if (issues.length > 0) return E.left(validationError(issues))

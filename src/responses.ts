@@ -7,7 +7,6 @@
  *
  * @module responses
  */
-import * as O from './option.js'
 import type { ErrorCode, Issue } from './errors.js'
 import type { AdjustedSplit, PaymentEvent, RefundedSplit } from './events.js'
 import type { MoneySplit, Payment, PaymentStatus } from './payment.js'
@@ -418,15 +417,12 @@ export const createPaymentResponse = (payment: Payment, created: boolean): HttpR
   }
 })
 
+/** The first event of this type the command emitted, if any. */
 const findEvent = <T extends PaymentEvent['type']>(
   events: ReadonlyArray<PaymentEvent>,
   type: T
-): O.Option<Extract<PaymentEvent, { type: T }>> => {
-  for (const e of events) {
-    if (e.type === type) return O.some(e as Extract<PaymentEvent, { type: T }>)
-  }
-  return O.none
-}
+): Extract<PaymentEvent, { type: T }> | undefined =>
+  events.find((e): e is Extract<PaymentEvent, { type: T }> => e.type === type)
 
 /**
  * The success response of an endpoint, from the payment as it is after the command and the events
@@ -474,18 +470,16 @@ export const successResponse = (
       return { status: 200, body: { response: 'The payment was refunded in full.', success: true, error: null } }
     case 'refundPartially': {
       const e = findEvent(events, 'PaymentPartiallyRefunded')
-      const splitList = O.isSome(e) ? e.value.splitList : payment.moneySplits
-      const refundedSplit = O.isSome(e) ? e.value.refundedSplit : []
-      const amount = O.isSome(e) ? e.value.refundAmount : 0
+      const amount = e?.refundAmount ?? 0
       const message =
         payment.status === 'Refunded'
-          ? `${String(amount)} was refunded; nothing remains, so the payment is now Refunded.`
-          : `${String(amount)} was refunded; ${String(payment.grossAmount)} remains charged.`
+          ? `${amount} was refunded; nothing remains, so the payment is now Refunded.`
+          : `${amount} was refunded; ${payment.grossAmount} remains charged.`
       return {
         status: 200,
         body: {
-          splitList: splitList.map(moneySplitRecordOf),
-          refundedSplit: refundedSplit.map(refundedSplitOf),
+          splitList: (e?.splitList ?? payment.moneySplits).map(moneySplitRecordOf),
+          refundedSplit: (e?.refundedSplit ?? []).map(refundedSplitOf),
           message,
           success: true
         }
@@ -493,19 +487,17 @@ export const successResponse = (
     }
     case 'adjustInvoice': {
       const e = findEvent(events, 'InvoiceAdjusted')
-      const splitList = O.isSome(e) ? e.value.splitList : payment.moneySplits
-      const adjustedSplit = O.isSome(e) ? e.value.adjustedSplit : []
-      const excess = O.isSome(e) ? e.value.excessRefundedAmount : 0
+      const excess = e?.excessRefundedAmount ?? 0
       const message =
         payment.status === 'Charged'
-          ? `The invoice now amounts to ${String(payment.grossAmount)}; what was paid covers it, so it is Charged` +
-            (excess > 0 ? ` and the excess ${String(excess)} is refunded.` : '.')
-          : `The invoice now amounts to ${String(payment.grossAmount)}; ${String(payment.grossAmount - payment.paidAmount)} remains to be paid.`
+          ? `The invoice now amounts to ${payment.grossAmount}; what was paid covers it, so it is Charged` +
+            (excess > 0 ? ` and the excess ${excess} is refunded.` : '.')
+          : `The invoice now amounts to ${payment.grossAmount}; ${payment.grossAmount - payment.paidAmount} remains to be paid.`
       return {
         status: 200,
         body: {
-          splitList: splitList.map(moneySplitRecordOf),
-          adjustedSplit: adjustedSplit.map(adjustedSplitOf),
+          splitList: (e?.splitList ?? payment.moneySplits).map(moneySplitRecordOf),
+          adjustedSplit: (e?.adjustedSplit ?? []).map(adjustedSplitOf),
           excessRefundedAmount: excess,
           status: payment.status,
           message,

@@ -14,7 +14,7 @@ import {
   type MoneySplitRecord,
   type PaymentCreatedView
 } from './responses.js'
-import { webhookEventTypes } from './validators.js'
+import { parseWebhookEventType } from './validators.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -105,12 +105,8 @@ export const webhookEventTypeOf = (event: PaymentEvent): O.Option<WebhookEventTy
  * assert.deepStrictEqual(normaliseWebhookEventType('Charged'), O.some('Charged'))
  * assert.deepStrictEqual(normaliseWebhookEventType('charged'), O.none)
  */
-export const normaliseWebhookEventType = (s: string): O.Option<WebhookEventType> => {
-  for (const t of webhookEventTypes) {
-    if (s === t || s === `${t}Payment`) return O.some(t)
-  }
-  return O.none
-}
+export const normaliseWebhookEventType = (s: string): O.Option<WebhookEventType> =>
+  O.fromNullable(parseWebhookEventType(s))
 
 // -------------------------------------------------------------------------------------
 // deliveries
