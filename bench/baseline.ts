@@ -8,6 +8,7 @@ import type { Command } from '../src/commands.js'
 import type { PaymentEvent, RefundedSplit } from '../src/events.js'
 import type { Allocation, MoneySplit, Payment, PaymentState } from '../src/payment.js'
 import type { MoneySplitPatch, PaymentIntentRequest } from '../src/requests.js'
+import { isTimestamp } from '../src/validators.js'
 
 type Result = { readonly ok: true; readonly state: Payment; readonly events: ReadonlyArray<PaymentEvent> } | { readonly ok: false; readonly code: string }
 
@@ -253,6 +254,26 @@ export const handReducer = (state: PaymentState | undefined, command: Command): 
     default:
       return fail('NotImplementedInBaseline')
   }
+}
+
+/**
+ * The sound floor of one step (information, no target): the least a hand-written step must do to
+ * keep SPEC §2's promise that `transition` never returns an invalid state whatever it is given,
+ * when the state it is given is one it returned itself. On top of {@link handReducer} (the same
+ * guards, the same object literal): the command must be an object (a JS caller can pass anything,
+ * and the step must not throw), its `at` a real timestamp by the same rule as paysplit's
+ * (`isTimestamp`: the form, the ranges, no 30 February), an unknown `type` is refused (the
+ * reducer's `default`), and the new state is frozen (`Object.freeze`; what it shares with the old
+ * state is frozen already), so that no caller can make it invalid afterwards and the next step can
+ * use it without validating it again. What paysplit does beyond this floor (own-property reads, the
+ * mark of a trusted state, `Either` and event values) is its own cost.
+ */
+export const soundFloorReducer = (state: PaymentState | undefined, command: Command): Result => {
+  const c: unknown = command
+  if (typeof c !== 'object' || c === null || !isTimestamp(command.at)) return fail('ValidationFailed')
+  const r = handReducer(state, command)
+  if (r.ok) Object.freeze(r.state)
+  return r
 }
 
 /**

@@ -2,8 +2,10 @@
  * `transition` against the hand-written reducer of `baseline.ts`:
  *
  * - one step, Reserved → Charged, on the realistic trusted path (the state came out of a
- *   previous `transition`, so it is used as it is); also, for information, the validated path
- *   (the same state as a foreign object, e.g. loaded from storage as JSON, validated in full);
+ *   previous `transition`, so it is used as it is); also, for information, the sound floor (the
+ *   least a hand-written step that keeps SPEC §2 must do, as a ratio to the plain reducer: whether
+ *   the target is reachable by any implementation) and the validated path (the same state as a
+ *   foreign object, e.g. loaded from storage as JSON, validated in full);
  * - a whole card lifecycle: create → complete form (Reserved) → charge → partial refund → full
  *   refund. The create request arrives as untrusted JSON, so both sides validate it: paysplit
  *   with its own codec, the baseline with ajv (compiled from the equivalent JSON Schema, plus the
@@ -15,7 +17,7 @@ import type { Payment, PaymentState } from '../src/payment.js'
 import { initialState } from './paysplit.js'
 import type { PaymentIntentRequest } from '../src/requests.js'
 import { ajvValidators, crossFieldRulesHold } from './ajv.js'
-import { handReducer } from './baseline.js'
+import { handReducer, soundFloorReducer } from './baseline.js'
 import {
   charge,
   completeForm,
@@ -72,6 +74,27 @@ export const runTransitionBenchmarks = async (): Promise<void> => {
   console.log(
     `  (against the same reducer deep-freezing its state and events, as paysplit must for its trusted states: ` +
       `${frozen.ratio.toFixed(2)}×, ${us(frozen.baselineUs)} per call; no target)`
+  )
+
+  // the sound floor (information): the least any step that keeps SPEC §2 must do, by hand — is
+  // the target of 2 reachable at all?
+  const floorCheck = soundFloorReducer(reserved, charge)
+  if (!floorCheck.ok || floorCheck.state.status !== 'Charged' || !Object.isFrozen(floorCheck.state)) {
+    throw new Error('sound floor charge failed')
+  }
+  const floor = ratio(
+    () => soundFloorReducer(reserved, charge),
+    () => handReducer(reserved, charge)
+  )
+  const overFloor = ratio(
+    () => transition(reserved, charge),
+    () => soundFloorReducer(reserved, charge)
+  )
+  console.log(
+    `  (sound floor, information: a hand-written step doing only what SPEC §2 asks — the same guards, ` +
+      `\`at\` checked by the same timestamp rule, the same object literal, Object.freeze of the new state — ` +
+      `${floor.ratio.toFixed(2)}× the plain reducer, ${us(floor.subjectUs)} per call; ` +
+      `paysplit's step is ${overFloor.ratio.toFixed(2)}× this floor; no target)`
   )
 
   // one step on the validated path (information) -------------------------------------

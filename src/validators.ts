@@ -117,8 +117,14 @@ const SPACE_OR_CONTROL = /[\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u2
  */
 export const isUuid = (s: string): boolean => s.length === 36 && UUID.test(s)
 
-/** A fixed length and one way to match each character: nothing to backtrack. */
-const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i
+/**
+ * A fixed length and one way to match each character: nothing to backtrack. The 32 digits are
+ * written out one class each, not as `[\da-f]{8}`: V8 compiles a counted repeat into a loop with
+ * a counter, and the written-out form costs less than half (about 540 machine instructions
+ * against 1 280 a UUID; a create request holds one for the seller and one per split).
+ */
+const UUID =
+  /^[\da-f][\da-f][\da-f][\da-f][\da-f][\da-f][\da-f][\da-f]-[\da-f][\da-f][\da-f][\da-f]-[\da-f][\da-f][\da-f][\da-f]-[\da-f][\da-f][\da-f][\da-f]-[\da-f][\da-f][\da-f][\da-f][\da-f][\da-f][\da-f][\da-f][\da-f][\da-f][\da-f][\da-f]$/i
 
 // -------------------------------------------------------------------------------------
 // time
@@ -144,8 +150,10 @@ const daysInMonth = (year: number, month: number): number => {
  * days 01–31, hours 00–23, minutes and seconds 00–59. Anchored, and each alternative differs from
  * the others in its first character: nothing to backtrack. One expression is cheaper in V8 than
  * reading the 24 characters one `charCodeAt` at a time (about 490 machine instructions against 820).
+ * The year is `\d\d\d\d`, not `\d{4}`: V8 compiles a counted repeat into a loop with a counter
+ * (about 110 instructions more).
  */
-const TIMESTAMP = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{1,9}Z$/
+const TIMESTAMP = /^\d\d\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{1,9}Z$/
 
 /**
  * True when `s` is an ISO 8601 UTC timestamp with fractional seconds, exactly
@@ -165,9 +173,10 @@ const TIMESTAMP = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[
 export const isTimestamp = (s: unknown): s is string => {
   // anchored at the start, the expression reads at most 31 units of any string, however long
   if (typeof s !== 'string' || !TIMESTAMP.test(s)) return false
-  // the expression allows days up to 31 (and has checked that these are digits): the month and
-  // year decide
-  return digits(s, 8, 10) <= daysInMonth(digits(s, 0, 4), digits(s, 5, 7))
+  // the expression allows days up to 31 (and has checked that these are digits): days 01–28 are
+  // in every month, so only the 29th to the 31st need the month and year (a third of the cost)
+  const day = digits(s, 8, 10)
+  return day <= 28 || day <= daysInMonth(digits(s, 0, 4), digits(s, 5, 7))
 }
 
 // -------------------------------------------------------------------------------------
@@ -205,15 +214,17 @@ export const isAmount = (n: unknown): n is number =>
  * assert.strictEqual(isEmail('kari@localhost'), false) // no dot in the domain
  * assert.strictEqual(isEmail('kari@example..no'), false) // empty label
  */
-export const isEmail = (s: string): boolean =>
-  s.length <= MAX_EMAIL_LENGTH && !hasSpaceOrControl(s) && EMAIL.test(s)
+export const isEmail = (s: string): boolean => s.length <= MAX_EMAIL_LENGTH && EMAIL.test(s)
 
 /**
  * One `@` after 1–64 other characters, then labels of one or more characters (no `@`, no dot)
- * joined by single dots, at least two of them. A label cannot hold the dot that ends it, so a
+ * joined by single dots, at least two of them; no character anywhere is one of
+ * {@link SPACE_OR_CONTROL} (each class leaves them out: one pass over the string instead of two,
+ * about 570 machine instructions less an address). A label cannot hold the dot that ends it, so a
  * failed match gives back each character at most once.
  */
-const EMAIL = /^[^@]{1,64}@[^@.]+(?:\.[^@.]+)+$/
+const EMAIL =
+  /^[^@\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]{1,64}@[^@.\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+(?:\.[^@.\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+)+$/
 
 /**
  * True when `s` is an absolute `http:` or `https:` URL as SPEC §3 has it: at most 2048
@@ -230,8 +241,10 @@ const EMAIL = /^[^@]{1,64}@[^@.]+(?:\.[^@.]+)+$/
  * assert.strictEqual(isHttpUrl('/relative/path'), false)
  */
 export const isHttpUrl = (s: string): boolean => {
-  if (s.length > MAX_URL_LENGTH || hasSpaceOrControl(s)) return false
+  if (s.length > MAX_URL_LENGTH) return false
+  // the everyday URL in one pass: its form and the absence of spaces and controls together
   if (PLAIN_HTTP_URL.test(s)) return true
+  if (hasSpaceOrControl(s)) return false
   let url: URL
   try {
     url = new URL(s)
@@ -242,14 +255,17 @@ export const isHttpUrl = (s: string): boolean => {
 }
 
 /**
- * The fast path of {@link isHttpUrl}, the everyday shape the WHATWG parser accepts whenever the
- * string holds no space or control character: `http(s)://`, a host name of ASCII letters, digits
- * and hyphens in labels joined by single dots, no label starting with `xn--` and the last one
- * starting with a letter (so no IPv4 address), then the end or `/`, `?`, `#` and anything. For
- * anything else (a port, an IP address, an internationalised name…) the parser is asked. A label
- * cannot hold the dot that ends it, so the match cannot backtrack more than once per label.
+ * The fast path of {@link isHttpUrl}, the everyday shape the WHATWG parser accepts: `http(s)://`,
+ * a host name of ASCII letters, digits and hyphens in labels joined by single dots, no label
+ * starting with `xn--` and the last one starting with a letter (so no IPv4 address), then the end
+ * or `/`, `?`, `#` and anything but a space or control character ({@link SPACE_OR_CONTROL}, so
+ * that a match needs no second pass over the string: about 450 machine instructions less a URL;
+ * `/i` changes nothing in that class). For anything else (a port, an IP address, an
+ * internationalised name, a space…) the slow path decides. A label cannot hold the dot that ends
+ * it, so the match cannot backtrack more than once per label.
  */
-const PLAIN_HTTP_URL = /^https?:\/\/(?:(?!xn--)[a-z\d-]+\.)*(?!xn--)[a-z][a-z\d-]*(?:[/?#]|$)/i
+const PLAIN_HTTP_URL =
+  /^https?:\/\/(?:(?!xn--)[a-z\d-]+\.)*(?!xn--)[a-z][a-z\d-]*(?:[/?#][^\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*)?$/i
 
 /**
  * True when `s` is an international dialling prefix: `+` and 1–4 digits.
