@@ -15,7 +15,7 @@
  * @module decider
  */
 import * as E from './either.js'
-import { validatePaymentIntentRequest } from './codecs.js'
+import { validatePaymentIntentRequest } from './requestChecks.js'
 import type { MetaData, PaymentIntentRequest } from './requests.js'
 import type { Command, CommandType } from './commands.js'
 import { commandTypes } from './commands.js'

@@ -13,7 +13,7 @@ import * as E from './either.js'
 import { invalid, paymentError, validationError, type Issue, type PaymentError } from './errors.js'
 import type { AdjustedSplit, RefundedSplit } from './events.js'
 import type { MoneySplit, Payment } from './payment.js'
-import { walkMoneySplitPatch, type PatchEntrySink } from './codecs.js'
+import { walkMoneySplitPatch, type PatchEntrySink } from './requestChecks.js'
 import type { MoneySplitPatch, PatchEntry } from './requests.js'
 
 // -------------------------------------------------------------------------------------
