@@ -97,7 +97,12 @@ export const isSpaceOrControl = (c: number): boolean =>
  */
 export const hasSpaceOrControl = (s: string): boolean => SPACE_OR_CONTROL.test(s)
 
-/** The code units {@link isSpaceOrControl} accepts, as one character class. */
+/**
+ * The code units {@link isSpaceOrControl} accepts, as one character class. {@link EMAIL} and
+ * {@link PLAIN_HTTP_URL} write the same set out inside their own classes (to refuse these units in
+ * the same pass): change the three together. Built from one string with `new RegExp` instead, they
+ * measured 21 B more of `paysplit/codecs`'s min+gzip budget (the copies compress to almost nothing).
+ */
 const SPACE_OR_CONTROL = /[\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/
 
 // -------------------------------------------------------------------------------------
