@@ -1,9 +1,9 @@
 /**
  * The baseline validator: ajv (a dev dependency only) compiled from a JSON Schema equivalent to
- * the rules of SPEC §3 that JSON Schema can say, plus a hand-written check of the two rules it
+ * the rules of docs/rules.md C3 that JSON Schema can say, plus a hand-written check of the two rules it
  * cannot (the gross equals the sum of the splits; every fee split names the same account).
  *
- * Equivalence, rule by rule: required fields as SPEC §3 lists them (`chargeImmediately` required
+ * Equivalence, rule by rule: required fields as docs/rules.md C3 lists them (`chargeImmediately` required
  * for `creditcard` by `if`/`then`); string lengths (ajv counts code points, paysplit UTF-16
  * units: the same for this input); UUIDs by an 8-4-4-4-12 hex pattern; amounts `integer`
  * within 0 (1 for the gross) .. 2^53 − 1; currency an `enum` of the same active ISO 4217 list;
@@ -16,7 +16,7 @@
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
 import type { ValidateFunction } from 'ajv'
-import { currencyCodes } from '../src/currencies.js'
+import { currencyCodes } from '../src/codecs/currencies.js'
 
 const uuid = { type: 'string', maxLength: 36, pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }
 const name = { type: 'string', minLength: 1, maxLength: 255 }
@@ -140,7 +140,7 @@ export const ajvValidators = (allErrors = false): AjvValidators => {
   return { request: ajv.compile(paymentIntentRequestSchema), patch: ajv.compile(moneySplitPatchSchema) }
 }
 
-/** The two rules of SPEC §3 JSON Schema cannot say, by hand, on a request ajv accepted. */
+/** The two rules of docs/rules.md C3 JSON Schema cannot say, by hand, on a request ajv accepted. */
 export const crossFieldRulesHold = (body: Record<string, unknown>): boolean => {
   const splits = body['moneySplitList'] as ReadonlyArray<{ readonly amount: number; readonly isFee: boolean; readonly connectedAccountID: string }>
   let sum = 0

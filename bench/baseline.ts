@@ -7,8 +7,8 @@
 import type { Command } from '../src/commands.js'
 import type { PaymentEvent, RefundedSplit } from '../src/events.js'
 import type { Allocation, MoneySplit, Payment, PaymentState } from '../src/payment.js'
-import type { MoneySplitPatch, PaymentIntentRequest } from '../src/requests.js'
-import { isTimestamp } from '../src/validators.js'
+import type { MoneySplitPatch, PaymentIntentRequest } from '../src/codecs/requests.js'
+import { isTimestamp } from '../src/codecs/validators.js'
 
 type Result = { readonly ok: true; readonly state: Payment; readonly events: ReadonlyArray<PaymentEvent> } | { readonly ok: false; readonly code: string }
 
@@ -258,7 +258,7 @@ export const handReducer = (state: PaymentState | undefined, command: Command): 
 
 /**
  * The sound floor of one step (information, no target): the least a hand-written step must do to
- * keep SPEC §2's promise that `transition` never returns an invalid state whatever it is given,
+ * keep docs/rules.md C2's promise that `transition` never returns an invalid state whatever it is given,
  * when the state it is given is one it returned itself. On top of {@link handReducer} (the same
  * guards, the same object literal): the command must be an object (a JS caller can pass anything,
  * and the step must not throw), its `at` a real timestamp by the same rule as paysplit's

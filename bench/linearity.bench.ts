@@ -1,5 +1,5 @@
 /**
- * SPEC §3: "All validation runs in time linear in the input size (no regular expression that can
+ * docs/rules.md C3: "All validation runs in time linear in the input size (no regular expression that can
  * backtrack badly)". Measured here, not asserted in the tests (the test machines are shared: a
  * timed assertion fails when a neighbour is busy). The tests still feed the same 1 MB adversarial
  * strings and check the answers.

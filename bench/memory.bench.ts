@@ -12,7 +12,7 @@
 import { transition } from './paysplit.js'
 import type { PaymentState } from '../src/payment.js'
 import { initialState } from './paysplit.js'
-import type { PaymentIntentRequest } from '../src/requests.js'
+import type { PaymentIntentRequest } from '../src/codecs/requests.js'
 import { handReducer } from './baseline.js'
 import { charge, completeForm, fullRefund, PAYMENT_ID, partialRefund, requestJson, T0 } from './fixtures.js'
 import { keep, report } from './harness.js'

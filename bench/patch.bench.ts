@@ -1,6 +1,6 @@
 /**
  * A partial refund by split patch (`transition` with `RefundPartially`: decoding the patch, the
- * rules of SPEC §4, the events, the new state, freezing) on a trusted `Charged` card payment of
+ * rules of docs/rules.md C4, the events, the new state, freezing) on a trusted `Charged` card payment of
  * N = 10, 100, 1k, 10k and 100k splits (built as `fixtures.chargedWithSplits` says: replay of a
  * `PaymentCreated`, validated in full once by a first `transition`). splitIDs are dense 1..n.
  *
@@ -16,7 +16,7 @@
 import type { Command } from '../src/commands.js'
 import { transition } from './paysplit.js'
 import type { Payment } from '../src/payment.js'
-import type { MoneySplitPatch } from '../src/requests.js'
+import type { MoneySplitPatch } from '../src/codecs/requests.js'
 import { chargedWithSplits, lowerAll, lowerSplits, T3 } from './fixtures.js'
 import { calibrate, keep, median, ratio, report, timeBatch, us } from './harness.js'
 

@@ -3,7 +3,7 @@
  *
  * - one step, Reserved → Charged, on the realistic trusted path (the state came out of a
  *   previous `transition`, so it is used as it is); also, for information, the sound floor (the
- *   least a hand-written step that keeps SPEC §2 must do, as a ratio to the plain reducer: whether
+ *   least a hand-written step that keeps docs/rules.md C2 must do, as a ratio to the plain reducer: whether
  *   the target is reachable by any implementation) and the validated path (the same state as a
  *   foreign object, e.g. loaded from storage as JSON, validated in full);
  * - a whole card lifecycle: create → complete form (Reserved) → charge → partial refund → full
@@ -15,7 +15,7 @@ import type { Command } from '../src/commands.js'
 import { transition } from './paysplit.js'
 import type { Payment, PaymentState } from '../src/payment.js'
 import { initialState } from './paysplit.js'
-import type { PaymentIntentRequest } from '../src/requests.js'
+import type { PaymentIntentRequest } from '../src/codecs/requests.js'
 import { ajvValidators, crossFieldRulesHold } from './ajv.js'
 import { handReducer, soundFloorReducer } from './baseline.js'
 import {
@@ -76,7 +76,7 @@ export const runTransitionBenchmarks = async (): Promise<void> => {
       `${frozen.ratio.toFixed(2)}×, ${us(frozen.baselineUs)} per call; no target)`
   )
 
-  // the sound floor (information): the least any step that keeps SPEC §2 must do, by hand — is
+  // the sound floor (information): the least any step that keeps docs/rules.md C2 must do, by hand — is
   // the target of 2 reachable at all?
   const floorCheck = soundFloorReducer(reserved, charge)
   if (!floorCheck.ok || floorCheck.state.status !== 'Charged' || !Object.isFrozen(floorCheck.state)) {
@@ -91,7 +91,7 @@ export const runTransitionBenchmarks = async (): Promise<void> => {
     () => soundFloorReducer(reserved, charge)
   )
   console.log(
-    `  (sound floor, information: a hand-written step doing only what SPEC §2 asks — the same guards, ` +
+    `  (sound floor, information: a hand-written step doing only what docs/rules.md C2 asks — the same guards, ` +
       `\`at\` checked by the same timestamp rule, the same object literal, Object.freeze of the new state — ` +
       `${floor.ratio.toFixed(2)}× the plain reducer, ${us(floor.subjectUs)} per call; ` +
       `paysplit's step is ${overFloor.ratio.toFixed(2)}× this floor; no target)`

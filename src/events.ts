@@ -6,13 +6,13 @@
  * @module events
  */
 import type { MoneySplit } from './payment.js'
-import type { Customer, PaymentIntentRequest } from './requests.js'
+import type { Customer, PaymentIntentRequest } from './codecs/requests.js'
 
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
 
-/** A split returned to the payer by a refund (seed §2.6 `refundedSplit` entry). */
+/** A split returned to the payer by a refund (docs/rules.md I2.6 `refundedSplit` entry). */
 export interface RefundedSplit {
   readonly refundAmount: number
   readonly connectedAccountID: string

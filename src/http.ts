@@ -1,5 +1,5 @@
 /**
- * `paysplit/http` — the payments service on the wire, as pure functions (SPEC §5–§6): routes,
+ * `paysplit/http` — the payments service on the wire, as pure functions (docs/rules.md C5–C6): routes,
  * response bodies, HTTP status per error, webhook deliveries, and the in-memory service model
  * that runs whole requests. No I/O: a server (see docs/examples/server.ts) brings sockets,
  * storage, the clock, identifiers and webhook transport.
@@ -8,8 +8,8 @@
  */
 
 // routes
-export { allowedMethods, matchRoute, routeTakesBody } from './routes.js'
-export type { CreatePaymentRoute, PaymentRoute, Route, RouteMismatch, RouteName } from './routes.js'
+export { allowedMethods, matchRoute, routeTakesBody } from './http/routes.js'
+export type { CreatePaymentRoute, PaymentRoute, Route, RouteMismatch, RouteName } from './http/routes.js'
 
 // responses and status codes
 export {
@@ -20,7 +20,7 @@ export {
   moneySplitRecordOf,
   paymentCreatedOf,
   successResponse
-} from './responses.js'
+} from './http/responses.js'
 export type {
   AdjustInvoiceBody,
   ChargeBody,
@@ -36,7 +36,7 @@ export type {
   ResponseBody,
   WireError,
   WireErrorCode
-} from './responses.js'
+} from './http/responses.js'
 
 // webhooks
 export {
@@ -44,13 +44,13 @@ export {
   webhookDeliveries,
   webhookEventTypeOf,
   webhookPaymentOf
-} from './webhooks.js'
+} from './http/webhooks.js'
 export type {
   WebhookDelivery,
   WebhookOptions,
   WebhookPayload,
   WebhookPayment
-} from './webhooks.js'
+} from './http/webhooks.js'
 
 // the service model
 export {
@@ -61,7 +61,7 @@ export {
   getPayment,
   handle,
   receiveTransfer
-} from './service.js'
+} from './http/service.js'
 export type {
   CreatedReference,
   EventContext,
@@ -70,4 +70,4 @@ export type {
   HttpRequest,
   Operated,
   World
-} from './service.js'
+} from './http/service.js'

@@ -9,7 +9,9 @@
  */
 
 // the decider
-export { decide, evolve, paymentDecider, replay, transition } from './decider.js'
+export { decide } from './decide.js'
+export { evolve } from './evolve.js'
+export { paymentDecider, replay, transition } from './decider.js'
 export type { Decider } from './decider.js'
 
 // the state
@@ -25,7 +27,7 @@ export type {
   PaymentStatus
 } from './payment.js'
 export { longStatus, parseStatus, paymentStatuses } from './status.js'
-export { validateState } from './state.js'
+export { validateState } from './codecs/storedState.js'
 
 // commands and events
 export { commandTypes } from './commands.js'
@@ -92,4 +94,4 @@ export type {
   UpdateType,
   WebhookEventType,
   WebhookSubscription
-} from './requests.js'
+} from './codecs/requests.js'

@@ -1,5 +1,5 @@
 /**
- * KID numbers (kundeidentifikasjonsnummer) of Norwegian invoices (SPEC §7): the reference a payer
+ * KID numbers (kundeidentifikasjonsnummer) of Norwegian invoices (docs/rules.md C7): the reference a payer
  * quotes with a bank transfer so the money finds its invoice. A KID has 2–25 characters: digits,
  * the last of them a check digit computed from the others by MOD10 (Luhn) or MOD11. MOD11 can give
  * `-` as its check, the only non-digit a KID may hold, and only in the last place.
@@ -9,7 +9,7 @@
  *
  * @module kid
  */
-import * as E from './either.js'
+import * as E from './internal/either.js'
 import { invalid, type PaymentError } from './errors.js'
 
 // -------------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ const create = (base: string, algorithm: KidAlgorithm): E.Either<PaymentError, s
 }
 
 /**
- * KID helpers (SPEC §7): `kid.isValid(s)` tells whether `s` is a KID under either algorithm;
+ * KID helpers (docs/rules.md C7): `kid.isValid(s)` tells whether `s` is a KID under either algorithm;
  * `kid.create(base, algorithm)` appends the check digit to a base of 1–24 digits.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Patch builders (SPEC §4): each writes a money-split patch for the caller, so nobody does the
+ * Patch builders (docs/rules.md C4): each writes a money-split patch for the caller, so nobody does the
  * arithmetic by hand: a proportional reduction by largest remainder, deleting splits, setting
  * amounts. A patch they return always passes the rules of `patches.ts`; where the patch asked for
  * would fail them, the builder returns `Left` with the code the rules would give.
@@ -9,12 +9,12 @@
  *
  * @module patchBuilders
  */
-import * as E from './either.js'
+import * as E from './internal/either.js'
 import { invalid, validationError, type PaymentError } from './errors.js'
-import { fail, type Issues } from './fields.js'
+import { fail, type Issues } from './codecs/fields.js'
 import type { MoneySplit, Payment } from './payment.js'
 import { guarded, increaseError, indexSplits, mismatchError, nothingToChange, tally } from './patches.js'
-import type { MoneySplitPatch, PatchEntry } from './requests.js'
+import type { MoneySplitPatch, PatchEntry } from './codecs/requests.js'
 
 /** Options of {@link proportionalPatch}. */
 export interface ProportionalOptions {

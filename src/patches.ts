@@ -1,5 +1,5 @@
 /**
- * Split-patch arithmetic (SPEC §4, seed §2.5): what a money-split patch does to a payment's splits,
+ * Split-patch arithmetic (docs/rules.md C4, docs/rules.md I2.5): what a money-split patch does to a payment's splits,
  * shared by the partial refund of a `Charged` payment and the adjustment of an `Initiated`
  * invoice. The builders that write a patch for the caller are in `patchBuilders.ts`; the split
  * index, the tally and the errors they share with the rules are exported from here.
@@ -9,12 +9,12 @@
  *
  * @module patches
  */
-import * as E from './either.js'
+import * as E from './internal/either.js'
 import { invalid, paymentError, validationError, type Issue, type PaymentError } from './errors.js'
 import type { AdjustedSplit, RefundedSplit } from './events.js'
 import type { MoneySplit, Payment } from './payment.js'
-import { walkMoneySplitPatch, type PatchEntrySink } from './requestChecks.js'
-import type { MoneySplitPatch, PatchEntry } from './requests.js'
+import { walkMoneySplitPatch, type PatchEntrySink } from './codecs/requestChecks.js'
+import type { MoneySplitPatch, PatchEntry } from './codecs/requests.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -30,7 +30,7 @@ export interface SplitChange {
   readonly deleted: boolean
 }
 
-/** What a patch that passed every rule of SPEC §4 does to a payment's splits. */
+/** What a patch that passed every rule of docs/rules.md C4 does to a payment's splits. */
 export interface PatchOutcome {
   /** The patch's `newGrossAmount`: Σ `splitList[].amount`. */
   readonly newGrossAmount: number
@@ -360,7 +360,7 @@ export const guarded = <A>(path: string, f: () => E.Either<PaymentError, A>): E.
 
 /**
  * Applies a money-split patch whose shape is already checked (`decodeMoneySplitPatch`) to the
- * payment's current splits, checking the rules of SPEC §4 in order; the first that fails is the
+ * payment's current splits, checking the rules of docs/rules.md C4 in order; the first that fails is the
  * error:
  *
  * 1. exactly one entry per current split, else `PatchSplitMismatch` with `missing`, `unknown` and
@@ -633,7 +633,7 @@ const adjustedSplitOf = (split: MoneySplit, amount: number): AdjustedSplit =>
         }
 
 /**
- * The `refundedSplit` entries of a partial refund (seed §2.6): one per lowered or deleted split,
+ * The `refundedSplit` entries of a partial refund (docs/rules.md I2.6): one per lowered or deleted split,
  * `{ refundAmount, connectedAccountID, description?, externalID?, isFee }`, in ascending splitID
  * order; `description` and `externalID` only when the split has them.
  *

@@ -4,29 +4,29 @@
  *
  * @module payment
  */
-import { markTrusted } from './trust.js'
+import { markTrusted } from './internal/trust.js'
 import type {
   Customer,
   Environment,
   MetaData,
   PaymentGateway,
   WebhookSubscription
-} from './requests.js'
+} from './codecs/requests.js'
 
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
 
 /**
- * The statuses of a payment. `Initiated`, `Reserved` and `Charged` are the seed's;
- * `Cancelled` and `Refunded` name the states the seed leaves unnamed. The last two are terminal.
+ * The statuses of a payment. `Initiated`, `Reserved` and `Charged` are the interface's;
+ * `Cancelled` and `Refunded` name the states the interface leaves unnamed. The last two are terminal.
  */
 export type PaymentStatus = 'Initiated' | 'Reserved' | 'Charged' | 'Cancelled' | 'Refunded'
 
 /** `card` for `paymentGateway: 'creditcard'`, `invoice` for `paymentGateway: 'invoice'`. */
 export type PaymentKind = 'card' | 'invoice'
 
-/** A money-split record (seed §2.4). `splitID`s are 1..n in request order. */
+/** A money-split record (docs/rules.md I2.4). `splitID`s are 1..n in request order. */
 export interface MoneySplit {
   readonly splitID: number
   readonly paymentReferenceID: string

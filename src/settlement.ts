@@ -1,5 +1,5 @@
 /**
- * Settlement (SPEC §8): what each connected account gets from a payment. Before the charge it is
+ * Settlement (docs/rules.md C8): what each connected account gets from a payment. Before the charge it is
  * the plan (the current splits); once charged it is what each account's splits held at the charge
  * (`payment.allocation`), less what was returned from them since.
  *
@@ -80,7 +80,7 @@ const grouper = (): {
 }
 
 /**
- * The settlement of a payment (SPEC §8). Once charged (`Charged` or `Refunded`): one row per
+ * The settlement of a payment (docs/rules.md C8). Once charged (`Charged` or `Refunded`): one row per
  * account that held a split when the payment became `Charged` (from `payment.allocation`),
  * `allocated` what its splits held then, `refunded` what was returned from them since (a deleted
  * split counts its whole allocation), `net = allocated − refunded`. Before that (`Initiated`,

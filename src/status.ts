@@ -1,11 +1,11 @@
 /**
  * Payment statuses as text: the five short names paysplit uses (`Charged`) and the long forms of
- * the service's wording (`ChargedPayment`, seed §3). Parsing is case-sensitive and total: anything
+ * the service's wording (`ChargedPayment`, docs/rules.md I3). Parsing is case-sensitive and total: anything
  * that is not one of the ten accepted strings, non-strings included, is `none`.
  *
  * @module status
  */
-import * as O from './option.js'
+import * as O from './internal/option.js'
 import type { PaymentStatus } from './payment.js'
 
 // -------------------------------------------------------------------------------------

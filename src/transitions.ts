@@ -1,5 +1,5 @@
 /**
- * The transition table of seed §3 and SPEC §2, as data: for every command, the guards checked in
+ * The transition table of docs/rules.md I3 and docs/rules.md C2, as data: for every command, the guards checked in
  * order (the first that fails is the error), and the edges of the state diagram. The decider
  * reads its guards from here, and a test keeps `docs/state-machine.md` in sync with `edges`.
  *
@@ -62,7 +62,7 @@ const formGuards: ReadonlyArray<Guard> = [
 ]
 
 /**
- * The guards of every command on an existing payment, in the order they are checked (SPEC §2).
+ * The guards of every command on an existing payment, in the order they are checked (docs/rules.md C2).
  *
  * @example
  * import * as assert from 'node:assert'
@@ -133,7 +133,7 @@ export const checkGuards = (payment: Payment, type: PaymentCommandType): Payment
 // -------------------------------------------------------------------------------------
 
 /**
- * Every transition of the state machine (seed §3 with SPEC's names for the unnamed states).
+ * Every transition of the state machine (docs/rules.md I3, with paysplit's names for the states the interface leaves unnamed).
  * `docs/state-machine.md` draws exactly these edges; a test keeps the two in sync.
  *
  * @example

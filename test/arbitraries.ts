@@ -1,5 +1,5 @@
 /**
- * fast-check arbitraries of the wire bodies, mirroring `paysplit/codecs` (SPEC §3): every value
+ * fast-check arbitraries of the wire bodies, mirroring `paysplit/codecs` (C3): every value
  * they generate decodes. Reusable by any test of the repository.
  *
  * - {@link validRequestArb}: valid payment-intent requests in decoded (normal) form: decoding
@@ -11,7 +11,7 @@
  *   (shape only: the patch need not fit any payment).
  */
 import fc from 'fast-check'
-import { currencyCodes } from '../src/currencies.js'
+import { currencyCodes } from '../src/codecs/currencies.js'
 import type {
   Customer,
   MetaData,
@@ -22,7 +22,7 @@ import type {
   PaymentIntentRequest,
   WebhookEventType,
   WebhookSubscription
-} from '../src/requests.js'
+} from '../src/codecs/requests.js'
 
 // -------------------------------------------------------------------------------------
 // building blocks
@@ -87,7 +87,7 @@ export const httpUrlArb: fc.Arbitrary<string> = fc.oneof(
   }
 )
 
-/** The short webhook event types (SPEC §5). */
+/** The short webhook event types (C5). */
 export const webhookEventTypes: ReadonlyArray<WebhookEventType> = [
   'Initiated',
   'Reserved',
@@ -101,7 +101,7 @@ export const webhookEventTypes: ReadonlyArray<WebhookEventType> = [
 const digitsArb = (min: number, max: number): fc.Arbitrary<string> =>
   fc.string({ unit: fc.constantFrom(...'0123456789'.split('')), minLength: min, maxLength: max })
 
-/** Customers as SPEC §3 allows them: every field optional. */
+/** Customers as C3 allows them: every field optional. */
 export const customerArb: fc.Arbitrary<Customer> = fc
   .record(
     {
@@ -245,7 +245,7 @@ const subscriptionsArb: fc.Arbitrary<WebhookSubscription[]> = fc.oneof(
 // -------------------------------------------------------------------------------------
 
 /**
- * Valid payment-intent requests (SPEC §3), in decoded form: `decodePaymentIntentRequest(r)` is
+ * Valid payment-intent requests (C3), in decoded form: `decodePaymentIntentRequest(r)` is
  * `Right` of a value deep-equal to `r`. Cards always carry `chargeImmediately`; invoices
  * sometimes.
  */
@@ -470,7 +470,7 @@ export const patchEntryArb: fc.Arbitrary<PatchEntry> = fc.oneof(
 )
 
 /**
- * Money-split patches of a valid SHAPE (seed §2.5), in decoded form; they need not fit any
+ * Money-split patches of a valid SHAPE (I2.5), in decoded form; they need not fit any
  * payment (splitIDs may be unknown or repeated, sums need not match).
  */
 export const validPatchShapeArb: fc.Arbitrary<MoneySplitPatch> = fc.record(

@@ -9,7 +9,7 @@ import type { PaymentError } from '../src/errors.js'
 import type { PaymentEvent } from '../src/events.js'
 import type { Payment, PaymentState } from '../src/payment.js'
 import { initialState } from '../src/payment.js'
-import type { MoneySplitPatch, PaymentIntentRequest } from '../src/requests.js'
+import type { MoneySplitPatch, PaymentIntentRequest } from '../src/codecs/requests.js'
 
 export const PAYMENT_ID = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
 export const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'

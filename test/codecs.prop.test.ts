@@ -5,12 +5,11 @@ import {
   decodeMoneySplitPatch,
   decodePaymentIntentRequest,
   MoneySplitPatch,
-  PaymentIntentRequest,
-  validateMoneySplitPatch,
-  validatePaymentIntentRequest
+  PaymentIntentRequest
 } from '../src/codecs.js'
+import { validateMoneySplitPatch, validatePaymentIntentRequest } from '../src/codecs/requestChecks.js'
 import type { IssueCode } from '../src/errors.js'
-import type { PaymentIntentRequest as Request } from '../src/requests.js'
+import type { PaymentIntentRequest as Request } from '../src/codecs/requests.js'
 import {
   validPatchShapeArb,
   validRequestArb,

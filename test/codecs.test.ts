@@ -8,10 +8,9 @@ import {
   MoneySplitPatch,
   MoneySplitRequest,
   PaymentIntentRequest,
-  validateMoneySplitPatch,
-  validatePaymentIntentRequest,
   WebhookSubscription
 } from '../src/codecs.js'
+import { validateMoneySplitPatch, validatePaymentIntentRequest } from '../src/codecs/requestChecks.js'
 import type { Issue, PaymentError } from '../src/codecs.js'
 
 // -------------------------------------------------------------------------------------
@@ -171,7 +170,7 @@ describe('decodePaymentIntentRequest: valid requests', () => {
     expect(input).toEqual(card())
   })
 
-  it('optional fields may be left out: externalObjectIdTag, description, customer, webhookSubscriptions (default []), metaData (default {}) (SPEC §3 required/optional list)', () => {
+  it('optional fields may be left out: externalObjectIdTag, description, customer, webhookSubscriptions (default []), metaData (default {}) (C3 required/optional list)', () => {
     const value = valueOf(invoice())
     expect(value).toEqual({ ...invoice(), webhookSubscriptions: [], metaData: {} })
     for (const k of ['externalObjectIdTag', 'description', 'customer', 'chargeImmediately']) {
@@ -253,10 +252,10 @@ describe('decodePaymentIntentRequest: valid requests', () => {
 })
 
 // -------------------------------------------------------------------------------------
-// SPEC §3, rule by rule
+// C3, rule by rule
 // -------------------------------------------------------------------------------------
 
-describe('required fields (SPEC §3 required list)', () => {
+describe('required fields (C3 required list)', () => {
   const required = [
     'externalPaymentReferenceID',
     'environment',
@@ -296,7 +295,7 @@ describe('required fields (SPEC §3 required list)', () => {
   })
 })
 
-describe('missing customerExternalID is rejected (seed §7 item 2)', () => {
+describe('missing customerExternalID is rejected (I7 item 2)', () => {
   it('absent, null or empty gives MissingCustomerExternalID at customerExternalID', () => {
     for (const input of [
       without(card(), 'customerExternalID'),
@@ -327,7 +326,7 @@ describe('missing customerExternalID is rejected (seed §7 item 2)', () => {
   })
 })
 
-describe('grossAmount must equal the sum of the split amounts (seed §4 rule 2)', () => {
+describe('grossAmount must equal the sum of the split amounts (I4 rule 2)', () => {
   it('a different grossAmount gives GrossAmountMismatch at grossAmount', () => {
     const e = errorOf(withField(card(), 'grossAmount', 10001))
     expect(e.code).toBe('GrossAmountMismatch')
@@ -360,7 +359,7 @@ describe('grossAmount must equal the sum of the split amounts (seed §4 rule 2)'
   })
 })
 
-describe('amounts are safe integers; grossAmount ≥ 1; each split amount ≥ 0 (SPEC §3)', () => {
+describe('amounts are safe integers; grossAmount ≥ 1; each split amount ≥ 0 (C3)', () => {
   it('grossAmount must be a safe integer ≥ 1', () => {
     for (const v of [
       0,
@@ -408,7 +407,7 @@ describe('amounts are safe integers; grossAmount ≥ 1; each split amount ≥ 0 
   })
 })
 
-describe('moneySplitList holds 1..500 entries (SPEC §3)', () => {
+describe('moneySplitList holds 1..500 entries (C3)', () => {
   const split = { connectedAccountID: SELLER, amount: 1, isFee: false }
   it('an empty list is rejected', () => {
     expectInvalidAt(withField(invoice(), 'moneySplitList', []), 'moneySplitList')
@@ -457,7 +456,7 @@ describe('moneySplitList holds 1..500 entries (SPEC §3)', () => {
   })
 })
 
-describe('every split with isFee true names the same connectedAccountID, the platform fee account (SPEC §3)', () => {
+describe('every split with isFee true names the same connectedAccountID, the platform fee account (C3)', () => {
   it('two fee splits with different accounts are rejected at the second one', () => {
     const input = {
       ...invoice(),
@@ -490,7 +489,7 @@ describe('every split with isFee true names the same connectedAccountID, the pla
   })
 })
 
-describe('currency is an active ISO 4217 code, upper case, on the list (SPEC §3)', () => {
+describe('currency is an active ISO 4217 code, upper case, on the list (C3)', () => {
   it('accepts listed codes', () => {
     for (const c of ['NOK', 'SEK', 'EUR', 'USD', 'JPY', 'XCG'])
       expect(issuesOf(withField(card(), 'currency', c)), c).toEqual([])
@@ -502,7 +501,7 @@ describe('currency is an active ISO 4217 code, upper case, on the list (SPEC §3
   })
 })
 
-describe('UUID fields: sellerConnectedAccountID and connectedAccountID are 8-4-4-4-12 hex digits, either case (SPEC §3)', () => {
+describe('UUID fields: sellerConnectedAccountID and connectedAccountID are 8-4-4-4-12 hex digits, either case (C3)', () => {
   it('either case is accepted and stored as given', () => {
     const value = valueOf(withField(card(), 'sellerConnectedAccountID', SELLER.toUpperCase()))
     expect(value.sellerConnectedAccountID).toBe(SELLER.toUpperCase())
@@ -519,7 +518,7 @@ describe('UUID fields: sellerConnectedAccountID and connectedAccountID are 8-4-4
   })
 })
 
-describe('environment is test or production (SPEC §3)', () => {
+describe('environment is test or production (C3)', () => {
   it('accepts both, rejects the rest', () => {
     expect(issuesOf(withField(card(), 'environment', 'production'))).toEqual([])
     for (const v of ['Test', 'staging', 'prod', '', true])
@@ -527,7 +526,7 @@ describe('environment is test or production (SPEC §3)', () => {
   })
 })
 
-describe('paymentGateway is creditcard or invoice (SPEC §3)', () => {
+describe('paymentGateway is creditcard or invoice (C3)', () => {
   it('accepts both, rejects the rest', () => {
     for (const v of ['card', 'CreditCard', 'vipps', '', 1])
       expectInvalidAt(withField(card(), 'paymentGateway', v), 'paymentGateway')
@@ -557,7 +556,7 @@ describe('paymentGateway is creditcard or invoice (SPEC §3)', () => {
   })
 })
 
-describe('customer: optional, every field optional, each given one validated (SPEC §3)', () => {
+describe('customer: optional, every field optional, each given one validated (C3)', () => {
   it('may be absent or empty', () => {
     expect(issuesOf(without(card(), 'customer'))).toEqual([])
     expect(valueOf(withField(card(), 'customer', {})).customer).toEqual({})
@@ -608,7 +607,7 @@ describe('customer: optional, every field optional, each given one validated (SP
   })
 })
 
-describe('webhookSubscriptions: 0..20, eventType a webhook event type (long forms accepted), url absolute http(s) (SPEC §3, §5)', () => {
+describe('webhookSubscriptions: 0..20, eventType a webhook event type (long forms accepted), url absolute http(s) (C3, C5)', () => {
   const sub = (
     eventType: unknown,
     url: unknown = 'https://h.example/x'
@@ -701,7 +700,7 @@ describe('webhookSubscriptions: 0..20, eventType a webhook event type (long form
   })
 })
 
-describe('successUrl and failedUrl: absolute http(s) URLs, no White_Space or control character, stored exactly as given (SPEC §3)', () => {
+describe('successUrl and failedUrl: absolute http(s) URLs, no White_Space or control character, stored exactly as given (C3)', () => {
   it('stored exactly as given, not normalised', () => {
     const url = 'HTTPS://Shop.Example.com:443/a/../paid?x=%7e#Frag'
     expect(valueOf(withField(card(), 'successUrl', url)).successUrl).toBe(url)
@@ -729,7 +728,7 @@ describe('successUrl and failedUrl: absolute http(s) URLs, no White_Space or con
   })
 })
 
-describe('metaData: flat; values string, number, boolean or null; ≤ 50 keys; key ≤ 40 chars; string value ≤ 500 chars (SPEC §3)', () => {
+describe('metaData: flat; values string, number, boolean or null; ≤ 50 keys; key ≤ 40 chars; string value ≤ 500 chars (C3)', () => {
   it('accepts the four kinds of value', () => {
     const meta = { s: 'x', n: -1.25, z: 0, b: true, nul: null, big: 1e300 }
     expect(valueOf(withMeta(meta)).metaData).toEqual(meta)
@@ -804,7 +803,7 @@ describe('metaData: flat; values string, number, boolean or null; ≤ 50 keys; k
   })
 })
 
-describe('strings: identifying strings non-empty; ≤ 255 chars; descriptions ≤ 1000; URLs ≤ 2048 (SPEC §3)', () => {
+describe('strings: identifying strings non-empty; ≤ 255 chars; descriptions ≤ 1000; URLs ≤ 2048 (C3)', () => {
   it('identifying strings must not be empty', () => {
     expectInvalidAt(
       withField(card(), 'externalPaymentReferenceID', ''),
@@ -850,7 +849,7 @@ describe('strings: identifying strings non-empty; ≤ 255 chars; descriptions �
   })
 })
 
-describe('a request that is not an object (SPEC §3)', () => {
+describe('a request that is not an object (C3)', () => {
   it('is ValidationFailed at path ""', () => {
     for (const v of [undefined, null, 'request', 42, true, [], [card()], () => card()]) {
       const e = errorOf(v)
@@ -918,7 +917,7 @@ describe('all problems are collected (a form wants every field error at once)', 
   })
 })
 
-describe('precedence of the top-level code: MissingCustomerExternalID, then ValidationFailed, then GrossAmountMismatch (SPEC §3)', () => {
+describe('precedence of the top-level code: MissingCustomerExternalID, then ValidationFailed, then GrossAmountMismatch (C3)', () => {
   it('MissingCustomerExternalID wins over everything', () => {
     const input = { ...without(card(), 'customerExternalID'), grossAmount: 1, currency: 'x' }
     const e = errorOf(input)
@@ -1066,7 +1065,7 @@ describe('hostile input', () => {
 // patches
 // -------------------------------------------------------------------------------------
 
-describe('decodeMoneySplitPatch: the patch shape only (SPEC §3 last sentence, seed §2.5)', () => {
+describe('decodeMoneySplitPatch: the patch shape only (C3 last sentence, I2.5)', () => {
   const patch = (entries: unknown[], ...gross: [unknown?]): Record<string, unknown> => ({
     moneySplitPatch: entries,
     newGrossAmount: gross.length === 0 ? 0 : gross[0]

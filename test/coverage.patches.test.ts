@@ -9,7 +9,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { applyPatch } from '../src/patches.js'
 import { proportionalPatch } from '../src/patchBuilders.js'
-import type { MoneySplitPatch } from '../src/requests.js'
+import type { MoneySplitPatch } from '../src/codecs/requests.js'
 import { cardPayment } from './fixtures.js'
 
 const payment = cardPayment() // splits 1: 7000, 2: 2000, 3: 1000

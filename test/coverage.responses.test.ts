@@ -1,11 +1,11 @@
 /**
- * Branches of src/responses.ts that the other tests left uncovered (measured with
+ * Branches of src/http/responses.ts that the other tests left uncovered (measured with
  * `npm run test:coverage`): `handle` always gives `successResponse` the event of the command, so
  * these are reached by calling the exported functions by hand, as an integrator may.
  */
 import { describe, expect, it } from 'vitest'
 import type { PaymentEvent } from '../src/events.js'
-import { httpStatusOf, successResponse } from '../src/responses.js'
+import { httpStatusOf, successResponse } from '../src/http/responses.js'
 import { cardPayment, charge, invoicePayment } from './fixtures.js'
 
 describe('responses: the remaining branches', () => {

@@ -1,11 +1,11 @@
 /**
- * Branches of src/state.ts (validateState, the check of a state paysplit did not produce itself)
+ * Branches of src/codecs/storedState.ts (validateState, the check of a state paysplit did not produce itself)
  * that the other tests left uncovered (measured with `npm run test:coverage`). The branches that
  * no input can reach are marked `v8 ignore` in src/ and listed in docs/testing.md.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import { validateState } from '../src/state.js'
+import { validateState } from '../src/codecs/storedState.js'
 import { cardPayment, charge } from './fixtures.js'
 
 const issuesOf = (input: unknown): ReadonlyArray<{ path: string; message: string }> => {

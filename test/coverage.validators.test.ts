@@ -1,11 +1,11 @@
 /**
- * Branches of src/validators.ts that the other tests left uncovered (measured with
+ * Branches of src/codecs/validators.ts that the other tests left uncovered (measured with
  * `npm run test:coverage`): the fraction digits of a timestamp, and the URL shapes the fast path
  * of `isHttpUrl` hands to the WHATWG parser.
  */
 import { describe, expect, it } from 'vitest'
 import { isHttpUrl } from '../src/codecs.js'
-import { isTimestamp } from '../src/validators.js'
+import { isTimestamp } from '../src/codecs/validators.js'
 
 const parserSays = (s: string): boolean => {
   try {

@@ -1,5 +1,5 @@
 /**
- * The decider's transition table (SPEC §2) written with the given/when/then harness that
+ * The decider's transition table (C2) written with the given/when/then harness that
  * `paysplit/testing` ships: given the events so far, when a command arrives, then these events
  * (or this error). One test per row and guard, named after the rule.
  */

@@ -6,7 +6,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Command } from '../src/commands.js'
-import { decide, evolve, replay, transition } from '../src/decider.js'
+import { decide } from '../src/decide.js'
+import { replay, transition } from '../src/decider.js'
+import { evolve } from '../src/evolve.js'
 import type { ErrorCode } from '../src/errors.js'
 import type { PaymentEvent } from '../src/events.js'
 import type { Payment, PaymentState } from '../src/payment.js'
@@ -46,7 +48,7 @@ const half = (): number => Math.max(1, Math.round((fc.readConfigureGlobal().numR
 
 const isSafeNat = (n: number): boolean => Number.isSafeInteger(n) && n >= 0
 
-/** Every money invariant of SPEC §2 on one state. */
+/** Every money invariant of C2 on one state. */
 const assertMoneyInvariants = (p: Payment): void => {
   const sum = p.moneySplits.reduce((a, s) => a + s.amount, 0)
   expect(p.grossAmount).toBe(sum)
@@ -66,7 +68,7 @@ const assertMoneyInvariants = (p: Payment): void => {
 }
 
 // -------------------------------------------------------------------------------------
-// an oracle of the transition table, written from SPEC §2 independently of src/transitions.ts
+// an oracle of the transition table, written from C2 independently of src/transitions.ts
 // -------------------------------------------------------------------------------------
 
 const fieldCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([

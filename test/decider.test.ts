@@ -1,11 +1,13 @@
 /**
  * One test per rule of the seed (payments-service-interface.md), named after the rule, and the
- * guards and events of SPEC §2 and §5. Field rules of the create request are in codecs.test.ts,
+ * guards and events of C2 and C5. Field rules of the create request are in codecs.test.ts,
  * split-patch rules in patches.test.ts.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import { decide, evolve, replay, transition } from '../src/decider.js'
+import { decide } from '../src/decide.js'
+import { replay, transition } from '../src/decider.js'
+import { evolve } from '../src/evolve.js'
 import type { PaymentEvent } from '../src/events.js'
 import { initialState } from '../src/payment.js'
 import {
@@ -34,7 +36,7 @@ const types = (events: ReadonlyArray<PaymentEvent>): ReadonlyArray<string> => ev
 
 const immediateCard = () => create(cardRequest({ chargeImmediately: true }))
 
-describe('seed §1: what the service does', () => {
+describe('I1: what the service does', () => {
   it('§1.1 a payment intent carries gross amount, currency, gateway, money splits and a customer reference', () => {
     const p = paymentAfter(create())
     expect(p).toMatchObject({
@@ -104,7 +106,7 @@ describe('seed §1: what the service does', () => {
   })
 })
 
-describe('seed §3: states and transitions', () => {
+describe('I3: states and transitions', () => {
   it('(none) → Initiated on create, with a webhook-bearing PaymentCreated', () => {
     const { state, events } = run(initialState, create())
     expect(state.status).toBe('Initiated')
@@ -258,7 +260,7 @@ describe('seed §3: states and transitions', () => {
   })
 })
 
-describe('seed §4: endpoint rules', () => {
+describe('I4: endpoint rules', () => {
   it('rule 1: the outcome of cancel, charge and full refund is the Either (its error code fixes the HTTP status), not a success field', () => {
     const ok = transition(paymentAfter(create()), cancel())
     const refused = transition(paymentAfter(createInvoice()), cancel())
@@ -311,7 +313,7 @@ describe('seed §4: endpoint rules', () => {
   })
 })
 
-describe('seed §7 item 2: conditions that must be rejected', () => {
+describe('I7 item 2: conditions that must be rejected', () => {
   it('cancelling an invoice payment', () => {
     expect(errorOf(paymentAfter(createInvoice()), cancel()).code).toBe('InvoiceCannotBeCancelled')
   })
@@ -341,7 +343,7 @@ describe('seed §7 item 2: conditions that must be rejected', () => {
   })
 })
 
-describe('SPEC §2: order of checks and the remaining guards', () => {
+describe('C2: order of checks and the remaining guards', () => {
   it('the envelope comes first: an unknown type or a bad at is ValidationFailed, even with no payment', () => {
     expect(errorOf(initialState, { type: 'Teleport', at: at(1) }).issues?.[0]?.path).toBe('type')
     expect(errorOf(initialState, { type: 'ChargePayment', at: '2026-11-21 10:00' }).issues?.[0]?.path).toBe('at')
@@ -422,7 +424,7 @@ describe('SPEC §2: order of checks and the remaining guards', () => {
   })
 })
 
-describe('SPEC §2: the Payment after create', () => {
+describe('C2: the Payment after create', () => {
   it('holds every field SPEC names, the request’s optional ones only when given, splitIDs 1..n in request order', () => {
     const p = paymentAfter(create())
     expect(p).toMatchObject({

@@ -16,10 +16,13 @@ import * as codecs from '../src/codecs.js'
 import * as http from '../src/http.js'
 import * as paysplit from '../src/index.js'
 
-/** The src modules by the relative name an internal example imports them with (`./kid.js`). */
+/**
+ * The src modules by the relative name an internal example imports them with (`./kid.js`, from a
+ * module of the same folder; file names are unique across src/).
+ */
 const internals: Record<string, unknown> = Object.fromEntries(
-  Object.entries(import.meta.glob('../src/*.ts', { eager: true })).map(([k, v]) => [
-    k.replace('../src/', './').replace(/\.ts$/, '.js'),
+  Object.entries(import.meta.glob(['../src/**/*.ts', '!../src/testing/**'], { eager: true })).map(([k, v]) => [
+    k.replace(/^.*\//, './').replace(/\.ts$/, '.js'),
     v
   ])
 )
@@ -36,8 +39,8 @@ const modules: Readonly<Record<string, unknown>> = {
 }
 
 /** The domain, codec and wire modules (the testing kit has its own example test). */
-const files = readdirSync(new URL('../src/', import.meta.url))
-  .filter((f) => f.endsWith('.ts'))
+const files = readdirSync(new URL('../src/', import.meta.url), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts') && !f.startsWith('testing'))
   .map((f) => `src/${f}`)
 
 const run = (code: string): Promise<void> => runExample(code, modules)

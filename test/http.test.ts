@@ -1,5 +1,5 @@
 /**
- * paysplit/http — routes, status codes and failure bodies (SPEC §6; seed §4, §7).
+ * paysplit/http — routes, status codes and failure bodies (C6; I4, I7).
  */
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
@@ -20,7 +20,7 @@ import { Session, cardRequest, idOf, invoiceRequest, KID, atOf } from './http.fi
 
 const ID = '6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10'
 
-describe('routes (SPEC §6)', () => {
+describe('routes (C6)', () => {
   it.each([
     ['/payments', { name: 'createPayment' }],
     [`/payments/${ID}/cancel`, { name: 'cancelPayment', paymentReferenceID: ID }],
@@ -107,7 +107,7 @@ describe('routes (SPEC §6)', () => {
       status: 404,
       body: { success: false, error: { code: 'PaymentNotFound', message: `No payment has the paymentReferenceID ${ID}.` } }
     })
-    // existence is checked before the body's shape (SPEC §2 order)
+    // existence is checked before the body's shape (C2 order)
     expect(s.post(ID, 'adjust', 'garbage').status).toBe(404)
   })
 
@@ -142,7 +142,7 @@ describe('routes (SPEC §6)', () => {
   })
 })
 
-describe('httpStatusOf (SPEC §6: a status for every error code)', () => {
+describe('httpStatusOf (C6: a status for every error code)', () => {
   // A Record over the whole union: the compiler fails this test when a code is added without a status.
   const expected: Record<WireErrorCode, number> = {
     ValidationFailed: 400,
@@ -182,7 +182,7 @@ describe('httpStatusOf (SPEC §6: a status for every error code)', () => {
   })
 })
 
-describe('failure bodies (SPEC §6)', () => {
+describe('failure bodies (C6)', () => {
   const error = { code: 'CancelNotAllowedInStatus', message: 'Only Initiated or Reserved payments can be cancelled.' } as const
 
   it('cancel and full refund keep { response, success, error } with success false and error a message', () => {
@@ -217,7 +217,7 @@ describe('failure bodies (SPEC §6)', () => {
   })
 })
 
-describe('seed §4 rule 1 and §7 item 1: the outcome of cancel, charge and full refund is readable from the status code alone', () => {
+describe('I4 rule 1 and §7 item 1: the outcome of cancel, charge and full refund is readable from the status code alone', () => {
   type Step = 'complete' | 'fail' | 'charge' | 'cancel' | 'refund' | 'partial' | 'adjust' | 'transfer'
   const steps: ReadonlyArray<Step> = ['complete', 'fail', 'charge', 'cancel', 'refund', 'partial', 'adjust', 'transfer']
 

@@ -10,7 +10,7 @@ const digits = (min: number, max: number): fc.Arbitrary<string> =>
 
 const validUnderMod10 = (s: string): boolean => mod10CheckDigit(s.slice(0, -1)) === s.slice(-1)
 
-describe('KID check digits (SPEC §7)', () => {
+describe('KID check digits (C7)', () => {
   it('MOD10: weights 2,1,2,1,… from the rightmost base digit, digits of products summed', () => {
     // 1234567: 7·2=14→1+4=5, 6·1=6, 5·2=10→1, 4·1=4, 3·2=6, 2·1=2, 1·2=2; sum 26; (10 − 6) mod 10 = 4
     expect(mod10CheckDigit('1234567')).toBe('4')

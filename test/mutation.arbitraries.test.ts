@@ -13,7 +13,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { decodePaymentIntentRequest } from '../src/codecs.js'
 import type { Command } from '../src/commands.js'
 import type { Payment, PaymentState } from '../src/payment.js'
-import type { PaymentIntentRequest } from '../src/requests.js'
+import type { PaymentIntentRequest } from '../src/codecs/requests.js'
 import {
   commandArb,
   invalidPaymentIntentRequestArb,

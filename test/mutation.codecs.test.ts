@@ -11,10 +11,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import {
   decodeMoneySplitPatch,
-  decodePaymentIntentRequest,
-  validatePaymentIntentRequest,
-  walkMoneySplitPatch
+  decodePaymentIntentRequest
 } from '../src/codecs.js'
+import { validatePaymentIntentRequest, walkMoneySplitPatch } from '../src/codecs/requestChecks.js'
 import type { Issue } from '../src/codecs.js'
 import { cardRequest, FEE_ACCOUNT, PARTNER, SELLER } from './builders.js'
 

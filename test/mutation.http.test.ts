@@ -1,6 +1,6 @@
 /**
  * Tests written against the survivors of a Stryker run on the wire mapping `paysplit/http`
- * (`src/responses.ts`, `src/routes.ts`, `src/webhooks.ts`; docs/testing.md, "Mutation testing"):
+ * (`src/http/responses.ts`, `src/http/routes.ts`, `src/http/webhooks.ts`; docs/testing.md, "Mutation testing"):
  * optional fields that a body or webhook carries only when set (absent, not `undefined`), the
  * sentences of the mismatch and adjustment responses (a message is part of the contract), the
  * path shapes at the edge of a route, a catch-all url that is the empty string, and a
@@ -12,9 +12,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { describe, expect, it } from 'vitest'
 import type { PaymentEvent } from '../src/events.js'
-import { allowedMethods, matchRoute } from '../src/routes.js'
-import { mismatchResponse, paymentCreatedOf } from '../src/responses.js'
-import { webhookDeliveries, webhookEventTypeOf, webhookPaymentOf } from '../src/webhooks.js'
+import { allowedMethods, matchRoute } from '../src/http/routes.js'
+import { mismatchResponse, paymentCreatedOf } from '../src/http/responses.js'
+import { webhookDeliveries, webhookEventTypeOf, webhookPaymentOf } from '../src/http/webhooks.js'
 import {
   CATCH_ALL,
   FEE_ACCOUNT,
@@ -31,7 +31,7 @@ import {
 const HOOK = 'https://hooks.example/initiated'
 
 // -------------------------------------------------------------------------------------
-// src/responses.ts
+// src/http/responses.ts
 // -------------------------------------------------------------------------------------
 
 describe('responses.ts', () => {
@@ -171,7 +171,7 @@ describe('responses.ts', () => {
 })
 
 // -------------------------------------------------------------------------------------
-// src/routes.ts
+// src/http/routes.ts
 // -------------------------------------------------------------------------------------
 
 describe('routes.ts', () => {
@@ -194,7 +194,7 @@ describe('routes.ts', () => {
 })
 
 // -------------------------------------------------------------------------------------
-// src/webhooks.ts
+// src/http/webhooks.ts
 // -------------------------------------------------------------------------------------
 
 describe('webhooks.ts', () => {
@@ -207,7 +207,7 @@ describe('webhooks.ts', () => {
 
   it('kidNorwayInvoice is for invoices only: a card payment built by hand with a kid has none', () => {
     // kills 146:7 (`payment.kind === 'invoice'` → true): the decider never gives a card a kid, but
-    // the Payment type allows one, and SPEC §5 / the field's doc reserve kidNorwayInvoice to invoices
+    // the Payment type allows one, and C5 / the field's doc reserve kidNorwayInvoice to invoices
     const s = new Session()
     const card = s.payment(s.create(cardRequest()))
     expect(Object.keys(webhookPaymentOf(card))).toStrictEqual(['paymentCreated', 'moneySplit', 'metaData'])

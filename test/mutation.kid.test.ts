@@ -1,7 +1,7 @@
 /**
  * Kills the mutants Stryker left alive in src/kid.ts (docs/testing.md, "Mutation testing"):
- * SPEC §7 allows digits only in the base of a KID, and a base with another character must be
- * refused whatever its check digit says; and SPEC §2 wants each error to carry "a sentence a
+ * C7 allows digits only in the base of a KID, and a base with another character must be
+ * refused whatever its check digit says; and C2 wants each error to carry "a sentence a
  * person can read", so the sentences of `kid.create` are pinned to what they must tell.
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -17,7 +17,7 @@ const errorOf = (r: E.Either<PaymentError, string>): PaymentError => {
   return r.left
 }
 
-describe('SPEC §7: only digits before the check', () => {
+describe('C7: only digits before the check', () => {
   it('a base holding a non-digit is no KID, whichever check follows it', () => {
     // Some check in 0-9/- always equals what MOD10 or MOD11 computes from the character codes, so
     // only the digit test of the base refuses these.

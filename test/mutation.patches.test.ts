@@ -1,9 +1,9 @@
 /**
  * Kills the mutants Stryker left alive in src/patches.ts (docs/testing.md, "Mutation testing").
- * Most were in the sentences of the errors: SPEC §2 wants every error to carry "a sentence a
+ * Most were in the sentences of the errors: C2 wants every error to carry "a sentence a
  * person can read", so these tests pin what each sentence must tell (which splits are missing,
  * unknown or repeated, which split a patch would raise and by how much, which field is wrong and
- * what it must be). The others are behaviours of SPEC §4 no test looked at closely enough.
+ * what it must be). The others are behaviours of C4 no test looked at closely enough.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
@@ -11,7 +11,7 @@ import type { PaymentError } from '../src/errors.js'
 import type { MoneySplit } from '../src/payment.js'
 import { applyPatch, toAdjustedSplits, toRefundedSplits } from '../src/patches.js'
 import { deleteSplitsPatch, proportionalPatch, setAmountsPatch } from '../src/patchBuilders.js'
-import type { MoneySplitPatch, PatchEntry } from '../src/requests.js'
+import type { MoneySplitPatch, PatchEntry } from '../src/codecs/requests.js'
 import { makeSplits, type SplitSpec } from './fixtures.js'
 import { FEE_ACCOUNT, PARTNER, PAYMENT_ID, SELLER } from './builders.js'
 
@@ -82,7 +82,7 @@ describe('PatchSplitMismatch: the sentence lists the splitIDs of each kind', () 
   })
 })
 
-describe('the other rules of SPEC §4: each sentence names the split and the amounts', () => {
+describe('the other rules of C4: each sentence names the split and the amounts', () => {
   it('SplitAmountIncrease: the split, what it holds, what the patch asks for, and that a patch only lowers', () => {
     const e = left(applyPatch(p3, patch(1001, keep(1), update(2, 301), keep(3))))
     expect(e.code).toBe('SplitAmountIncrease')
@@ -127,7 +127,7 @@ describe('the other rules of SPEC §4: each sentence names the split and the amo
   })
 })
 
-describe('SPEC §4 order: a PatchSplitMismatch anywhere in the patch comes before the other rules', () => {
+describe('C4 order: a PatchSplitMismatch anywhere in the patch comes before the other rules', () => {
   const bogus = (splitID: number): PatchEntry => ({ splitID, updateType: 'Bogus' }) as unknown as PatchEntry
 
   it('an increase in an early entry, a wrong splitID in a later one: PatchSplitMismatch', () => {
@@ -160,7 +160,7 @@ describe('SPEC §4 order: a PatchSplitMismatch anywhere in the patch comes befor
   })
 })
 
-describe('SPEC §4 outcomes the other tests did not look at closely', () => {
+describe('C4 outcomes the other tests did not look at closely', () => {
   it('a patch listing the splits out of order is matched by splitID, not by position', () => {
     const r = applyPatch(p3, patch(900, keep(1), keep(3), update(2, 200)))
     expect(E.isRight(r) && r.right.splitList.map((s) => [s.splitID, s.amount])).toEqual([[1, 500], [2, 200], [3, 200]])

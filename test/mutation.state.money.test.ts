@@ -1,5 +1,5 @@
 /**
- * Tests written against the survivors of a Stryker run on `src/state.ts` from line 350 on
+ * Tests written against the survivors of a Stryker run on `src/codecs/storedState.ts` from line 350 on
  * (docs/testing.md, "Mutation testing"): the money invariants of `validateState` (the fee account,
  * the allocation made at the charge, the amounts before and after the charge), the kind against
  * the gateway, and the optional fields of the copy it returns. Each test compares the whole list
@@ -11,7 +11,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import type { Issue } from '../src/errors.js'
 import type { Payment, PaymentState } from '../src/payment.js'
-import { validateState } from '../src/state.js'
+import { validateState } from '../src/codecs/storedState.js'
 import { cardPayment, changeSplits, charge, createdAt, ids, invoicePayment, makeSplits, refundAll, validKid } from './fixtures.js'
 
 // -------------------------------------------------------------------------------------

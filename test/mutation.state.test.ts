@@ -1,6 +1,6 @@
 /**
- * Tests written against the survivors of a Stryker run on `src/state.ts` (validateState) below
- * line 350, `src/errors.ts` and `src/currencies.ts` (docs/testing.md, "Mutation testing"): the
+ * Tests written against the survivors of a Stryker run on `src/codecs/storedState.ts` (validateState) below
+ * line 350, `src/errors.ts` and `src/codecs/currencies.ts` (docs/testing.md, "Mutation testing"): the
  * sentences of the list, metaData and split checks (an issue's message is part of the contract),
  * the exact limits of the subscription and metaData lists and of the sum of the amounts, the
  * surrogate pairs a length counts as one character, the stop at 100 issues, the fields a valid
@@ -15,8 +15,8 @@ import { describe, expect, it } from 'vitest'
 import type { Issue } from '../src/errors.js'
 import { validationError } from '../src/errors.js'
 import type { Payment, PaymentState } from '../src/payment.js'
-import { validateState } from '../src/state.js'
-import { MAX_METADATA_KEYS, MAX_SUBSCRIPTIONS } from '../src/validators.js'
+import { validateState } from '../src/codecs/storedState.js'
+import { MAX_METADATA_KEYS, MAX_SUBSCRIPTIONS } from '../src/codecs/validators.js'
 import { cardPayment, charge, ids, invoicePayment } from './fixtures.js'
 
 /** The issues of a state that must be refused. */
@@ -309,7 +309,7 @@ describe('validateState: an allocation equal to the splits is their very list, a
 })
 
 // -------------------------------------------------------------------------------------
-// src/errors.ts, src/currencies.ts
+// src/errors.ts, src/codecs/currencies.ts
 // -------------------------------------------------------------------------------------
 
 describe('validationError: the message names the first issue of the code it reports', () => {

@@ -1,6 +1,6 @@
 /**
  * Kills the mutants Stryker left alive in src/transitions.ts (docs/testing.md): every one was in
- * the text of a guard's error. SPEC §2 wants "a sentence a person can read"; these tests pin what
+ * the text of a guard's error. C2 wants "a sentence a person can read"; these tests pin what
  * each sentence must tell: what is refused, which payment, and why (its kind, or its status and
  * the statuses that allow the command).
  */

@@ -1,15 +1,15 @@
 /**
- * Tests written against the survivors of a Stryker run on `src/validators.ts` and `src/fields.ts`
+ * Tests written against the survivors of a Stryker run on `src/codecs/validators.ts` and `src/codecs/fields.ts`
  * (docs/testing.md, "Mutation testing"): the timestamp's separators and digits, the months of 30
  * days, and the wording of a one-of rule.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { decodePaymentIntentRequest } from '../src/codecs.js'
-import { isTimestamp } from '../src/validators.js'
+import { isTimestamp } from '../src/codecs/validators.js'
 import { cardRequest } from './builders.js'
 
-describe('isTimestamp: every character where SPEC §2 puts it', () => {
+describe('isTimestamp: every character where C2 puts it', () => {
   it('accepts the form itself', () => {
     expect(isTimestamp('2026-11-21T10:00:00.000Z')).toBe(true)
   })

@@ -64,7 +64,7 @@ console.log(JSON.stringify(out))
 `
 }
 
-/** A typed consumer: the contract's names and types, as SPEC §2–§6 give them. */
+/** A typed consumer: the contract's names and types, as C2–C6 give them. */
 const typed = `import { transition, initialState, proportionalPatch, settlement, kid, parseStatus, replay } from 'paysplit'
 import type { Payment, Command, PaymentEvent, PaymentError, PaymentState } from 'paysplit'
 import { decodePaymentIntentRequest, decodeMoneySplitPatch, PaymentIntentRequest } from 'paysplit/codecs'

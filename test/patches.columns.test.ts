@@ -12,7 +12,7 @@ import { decodeMoneySplitPatch } from '../src/codecs.js'
 import { replay, transition } from '../src/decider.js'
 import type { Payment } from '../src/payment.js'
 import { applyColumns, applyPatch, readPatchColumns, toRefundedSplits } from '../src/patches.js'
-import type { MoneySplitPatch, PatchEntry, PaymentIntentRequest } from '../src/requests.js'
+import type { MoneySplitPatch, PatchEntry, PaymentIntentRequest } from '../src/codecs/requests.js'
 import { charge, ids, paymentArb } from './fixtures.js'
 
 const AT = '2026-11-21T10:00:00.000Z'

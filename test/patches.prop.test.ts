@@ -5,7 +5,7 @@ import type { ErrorCode, PaymentError } from '../src/errors.js'
 import type { MoneySplit, Payment } from '../src/payment.js'
 import { applyPatch, toAdjustedSplits, toRefundedSplits, type PatchOutcome } from '../src/patches.js'
 import { deleteSplitsPatch, proportionalPatch, setAmountsPatch } from '../src/patchBuilders.js'
-import type { MoneySplitPatch, PatchEntry } from '../src/requests.js'
+import type { MoneySplitPatch, PatchEntry } from '../src/codecs/requests.js'
 import { chargedCardWith } from './fixtures.js'
 
 // -------------------------------------------------------------------------------------
@@ -112,7 +112,7 @@ const paymentAndPatchArb: fc.Arbitrary<readonly [Payment, MoneySplitPatch]> = pa
 )
 
 // -------------------------------------------------------------------------------------
-// a reference model of SPEC §4, written plainly
+// a reference model of C4, written plainly
 // -------------------------------------------------------------------------------------
 
 const expectedSum = (payment: Payment, entries: ReadonlyArray<PatchEntry>): number => {
@@ -216,7 +216,7 @@ const touchedTotal = (payment: Payment, includeFees: boolean): number =>
 // -------------------------------------------------------------------------------------
 
 describe('applyPatch properties', () => {
-  it('agrees with a plain model of SPEC §4 on every shape-valid patch', () => {
+  it('agrees with a plain model of C4 on every shape-valid patch', () => {
     fc.assert(
       fc.property(paymentAndPatchArb, ([payment, patch]) => {
         const got = applyPatch(payment, patch)

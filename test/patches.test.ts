@@ -4,7 +4,7 @@ import type { PaymentError } from '../src/errors.js'
 import type { MoneySplit, Payment } from '../src/payment.js'
 import { applyPatch, toAdjustedSplits, toRefundedSplits, type PatchOutcome } from '../src/patches.js'
 import { deleteSplitsPatch, proportionalPatch, setAmountsPatch } from '../src/patchBuilders.js'
-import type { MoneySplitPatch, PatchEntry } from '../src/requests.js'
+import type { MoneySplitPatch, PatchEntry } from '../src/codecs/requests.js'
 import { chargedCardWith } from './fixtures.js'
 
 // -------------------------------------------------------------------------------------
@@ -83,10 +83,10 @@ const deepFreeze = <T>(v: T): T => {
 const p3 = deepFreeze(makePayment([500, 300, 200]))
 
 // -------------------------------------------------------------------------------------
-// SPEC §4 rules
+// C4 rules
 // -------------------------------------------------------------------------------------
 
-describe('applyPatch: SPEC §4 rules', () => {
+describe('applyPatch: C4 rules', () => {
   it('moneySplitPatch has exactly one entry per current split: a missing splitID → PatchSplitMismatch', () => {
     const e = left(applyPatch(p3, patchOf(1000, keep(1), keep(3))))
     expect(e.code).toBe('PatchSplitMismatch')
@@ -200,7 +200,7 @@ describe('applyPatch: SPEC §4 rules', () => {
     expect(o.changes.map((c) => c.split.splitID)).toEqual([3])
   })
 
-  it('A DoNothing split keeps its amount (seed §2.5)', () => {
+  it('A DoNothing split keeps its amount (I2.5)', () => {
     const o = right(applyPatch(p3, patchOf(900, keep(1), update(2, 200), keep(3))))
     expect(o.splitList[0]).toBe(p3.moneySplits[0])
     expect(o.splitList[2]).toBe(p3.moneySplits[2])
@@ -211,7 +211,7 @@ describe('applyPatch: SPEC §4 rules', () => {
     ])
   })
 
-  it('A deleted split reduces the total by its amount (seed §2.5)', () => {
+  it('A deleted split reduces the total by its amount (I2.5)', () => {
     const o = right(applyPatch(p3, patchOf(700, keep(1), del(2), keep(3))))
     expect(o.newGrossAmount).toBe(p3.grossAmount - 300)
     expect(o.removedAmount).toBe(300)

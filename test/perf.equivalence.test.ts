@@ -8,7 +8,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { transition, initialState } from '../src/index.js'
 import type { Payment } from '../src/payment.js'
-import { isEmail, isHttpUrl, isTimestamp, isUuid } from '../src/validators.js'
+import { isEmail, isHttpUrl, isTimestamp, isUuid } from '../src/codecs/validators.js'
 import { at, cardRequest, create } from './builders.js'
 
 // -------------------------------------------------------------------------------------

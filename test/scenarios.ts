@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import type { Command } from '../src/commands.js'
 import type { Payment, PaymentState } from '../src/payment.js'
 import { proportionalPatch } from '../src/patchBuilders.js'
-import type { MoneySplitPatch, PatchEntry } from '../src/requests.js'
+import type { MoneySplitPatch, PatchEntry } from '../src/codecs/requests.js'
 import { at, cardRequest, FEE_ACCOUNT, KID, PARTNER, PAYMENT_ID, SELLER } from './builders.js'
 
 export interface SplitSpec {

@@ -49,7 +49,7 @@ afterAll(async () => {
   await receiver.stop()
 })
 
-describe('a card payment charged later: create, reserve, charge, partial refund, full refund (seed §3)', () => {
+describe('a card payment charged later: create, reserve, charge, partial refund, full refund (I3)', () => {
   it('walks through every step with the seed bodies, status codes and webhooks', async () => {
     const id = await create(
       cardRequest({
@@ -100,14 +100,14 @@ describe('a card payment charged later: create, reserve, charge, partial refund,
 })
 
 describe('cards: the seed rules over the wire', () => {
-  it('chargeImmediately true: the form charges at once; charge → 409 (seed §3 rule 3)', async () => {
+  it('chargeImmediately true: the form charges at once; charge → 409 (I3 rule 3)', async () => {
     const id = await create(cardRequest({ externalPaymentReferenceID: ref('now'), chargeImmediately: true }))
     expect(await payments.completeForm(id)).toMatchObject(E.right({ status: 'Charged' }))
     expect(await call(base, 'POST', `/payments/${id}/charge`)).toMatchObject({ status: 409, body: { success: false } })
     expect((await call(base, 'POST', `/payments/${id}/cancel`)).status).toBe(409)
   })
 
-  it('cancel of an Initiated or Reserved payment → 200 { response, success: true, error: null } (seed §3 rule 1)', async () => {
+  it('cancel of an Initiated or Reserved payment → 200 { response, success: true, error: null } (I3 rule 1)', async () => {
     const a = await create(cardRequest({ externalPaymentReferenceID: ref('cancel') }))
     expect(await call(base, 'POST', `/payments/${a}/cancel`)).toMatchObject({
       status: 200,
@@ -120,7 +120,7 @@ describe('cards: the seed rules over the wire', () => {
     expect(receiver.for('/all', b).map((r) => r.body.eventType)).toStrictEqual(['Initiated', 'Reserved', 'Cancelled'])
   })
 
-  it('refunds only in Charged (seed §3 rule 2): Initiated → 409 for full and partial refund', async () => {
+  it('refunds only in Charged (I3 rule 2): Initiated → 409 for full and partial refund', async () => {
     const id = await create(cardRequest({ externalPaymentReferenceID: ref('norefund') }))
     expect(await call(base, 'POST', `/payments/${id}/refund`)).toMatchObject({
       status: 409,
@@ -141,7 +141,7 @@ describe('cards: the seed rules over the wire', () => {
   })
 })
 
-describe('invoices over the wire (seed §1 item 6; §3)', () => {
+describe('invoices over the wire (I1 item 6; §3)', () => {
   it('create gives a KID; cancel and charge → 409; a partial transfer, then an adjustment that settles: InvoiceAdjusted then Charged', async () => {
     const r = await call(base, 'POST', '/payments', invoiceRequest({ externalPaymentReferenceID: ref('inv') }))
     expect(r.status).toBe(201)
@@ -181,7 +181,7 @@ describe('invoices over the wire (seed §1 item 6; §3)', () => {
   })
 })
 
-describe('validation over the wire (seed §7 item 2)', () => {
+describe('validation over the wire (I7 item 2)', () => {
   it('a missing customerExternalID → 400 MissingCustomerExternalID; a gross that is not the sum → 400 GrossAmountMismatch', async () => {
     const noCustomer = Object.fromEntries(
       Object.entries(cardRequest({ externalPaymentReferenceID: ref('bad') })).filter(([k]) => k !== 'customerExternalID')
@@ -240,7 +240,7 @@ describe('externalPaymentReferenceID over the wire', () => {
   })
 })
 
-describe('routes over the wire (SPEC §6)', () => {
+describe('routes over the wire (C6)', () => {
   it('an unknown path → 404 RouteNotFound', async () => {
     expect(await call(base, 'POST', '/customers')).toStrictEqual(
       expect.objectContaining({ status: 404, body: { success: false, error: { code: 'RouteNotFound', message: expect.any(String) as string } } })

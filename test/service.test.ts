@@ -1,5 +1,5 @@
 /**
- * paysplit/http — the in-memory service model (SPEC §6): each endpoint through success and every
+ * paysplit/http — the in-memory service model (C6): each endpoint through success and every
  * rejection the seed names, with exact bodies and status codes; customers; idempotent creates;
  * form and bank operations; immutability and totality.
  */
@@ -41,8 +41,8 @@ const snapshot = (w: World) => ({
   references: [...w.references.entries()]
 })
 
-describe('POST /payments (seed §2.1, §2.4; SPEC §6)', () => {
-  it('a create that creates → 201 { paymentIntent: { paymentCreated, moneySplit } } with the seed §2.4 records', () => {
+describe('POST /payments (I2.1, I2.4; C6)', () => {
+  it('a create that creates → 201 { paymentIntent: { paymentCreated, moneySplit } } with the I2.4 records', () => {
     const s = new Session()
     const r = s.send('POST', '/payments', cardRequest(), { paymentReferenceID: idOf(1) })
     const id = idOf(1)
@@ -115,7 +115,7 @@ describe('POST /payments (seed §2.1, §2.4; SPEC §6)', () => {
     ['ValidationFailed', 'not an object'],
     ['ValidationFailed', undefined],
     ['GrossAmountMismatch', cardRequest({ grossAmount: 9999 })]
-  ])('seed §7 item 2: an invalid request → 400 %s with its issues, nothing stored, no webhook', (code, body) => {
+  ])('I7 item 2: an invalid request → 400 %s with its issues, nothing stored, no webhook', (code, body) => {
     const s = new Session()
     const before = s.world
     const r = s.send('POST', '/payments', body)
@@ -150,7 +150,7 @@ describe('POST /payments (seed §2.1, §2.4; SPEC §6)', () => {
   })
 })
 
-describe('externalPaymentReferenceID is unique (SPEC §6)', () => {
+describe('externalPaymentReferenceID is unique (C6)', () => {
   it('the same request again → 200 with the stored payment, no new events, no webhooks, the world unchanged', () => {
     const s = new Session()
     const id = s.create(cardRequest())
@@ -210,7 +210,7 @@ describe('externalPaymentReferenceID is unique (SPEC §6)', () => {
   })
 })
 
-describe('customers (seed §1 item 3, §2.1 customer; SPEC §6)', () => {
+describe('customers (I1 item 3, §2.1 customer; C6)', () => {
   it('created from the request, updated by later requests: given fields overwrite, absent ones keep; untouched without customer', () => {
     const s = new Session()
     s.create(cardRequest({ customer: { name: 'Kari Nordmann', email: 'kari@example.no', customerType: 'Individual' } }))
@@ -236,7 +236,7 @@ describe('customers (seed §1 item 3, §2.1 customer; SPEC §6)', () => {
   })
 })
 
-describe('POST /payments/{id}/cancel (seed §3 rules 1 and 4; §2.6)', () => {
+describe('POST /payments/{id}/cancel (I3 rules 1 and 4; §2.6)', () => {
   it('Initiated or Reserved → 200 { response, success: true, error: null } and a Cancelled webhook', () => {
     for (const reserve of [false, true]) {
       const s = new Session()
@@ -275,7 +275,7 @@ describe('POST /payments/{id}/cancel (seed §3 rules 1 and 4; §2.6)', () => {
   })
 })
 
-describe('POST /payments/{id}/charge (seed §3 rule 3; §2.6)', () => {
+describe('POST /payments/{id}/charge (I3 rule 3; §2.6)', () => {
   it('Reserved (chargeImmediately false) → 200 { success: true, error: null } and a Charged webhook', () => {
     const s = new Session()
     const id = s.create(cardRequest())
@@ -303,7 +303,7 @@ describe('POST /payments/{id}/charge (seed §3 rule 3; §2.6)', () => {
   })
 })
 
-describe('POST /payments/{id}/refund (seed §3 rule 2; §2.6)', () => {
+describe('POST /payments/{id}/refund (I3 rule 2; §2.6)', () => {
   it('Charged → 200 { response, success: true, error: null }; every split back to 0; a Refunded webhook', () => {
     const s = new Session()
     const id = s.create(cardRequest({ chargeImmediately: true }))
@@ -336,7 +336,7 @@ describe('POST /payments/{id}/refund (seed §3 rule 2; §2.6)', () => {
   })
 })
 
-describe('POST /payments/{id}/refund/partially (seed §2.5, §2.6, §4 rule 3)', () => {
+describe('POST /payments/{id}/refund/partially (I2.5, I2.6, I4 rule 3)', () => {
   const charged = () => {
     const s = new Session()
     const id = s.create(cardRequest({ chargeImmediately: true }))
@@ -390,7 +390,7 @@ describe('POST /payments/{id}/refund/partially (seed §2.5, §2.6, §4 rule 3)',
     ['GrossAmountMismatch', (p: ReturnType<typeof patchOf>) => ({ ...p, newGrossAmount: p.newGrossAmount + 1 })],
     ['NothingToChange', () => ({ moneySplitPatch: [{ splitID: 1, updateType: 'DoNothing' }, { splitID: 2, updateType: 'DoDeleteSplitEntry', doDelete: false }], newGrossAmount: 10000 })],
     ['ValidationFailed', () => ({ moneySplitPatch: 'all of it' })]
-  ])('seed §7 item 2 and SPEC §4: %s → 400 { success: false, error: { code, ... } }, nothing changed', (code, make) => {
+  ])('I7 item 2 and C4: %s → 400 { success: false, error: { code, ... } }, nothing changed', (code, make) => {
     const { s, id } = charged()
     const world = s.world
     const r = s.post(id, 'refund/partially', make(patchOf(s.payment(id), { 1: 8000 })))
@@ -425,7 +425,7 @@ describe('POST /payments/{id}/refund/partially (seed §2.5, §2.6, §4 rule 3)',
   })
 })
 
-describe('POST /payments/{id}/adjust (seed §3 adjust rows; SPEC §6 body)', () => {
+describe('POST /payments/{id}/adjust (I3 adjust rows; C6 body)', () => {
   it('an unpaid invoice lowered → 200 { splitList, adjustedSplit, excessRefundedAmount, status, message, success }, stays Initiated', () => {
     const s = new Session()
     const id = s.create(invoiceRequest(), { kid: KID })
@@ -461,7 +461,7 @@ describe('POST /payments/{id}/adjust (seed §3 adjust rows; SPEC §6 body)', () 
     expect(s.deliveries.slice(hooks).map((d) => d.eventType)).toStrictEqual(['InvoiceAdjusted', 'Charged'])
   })
 
-  it('adjusted to zero → Charged (seed §3)', () => {
+  it('adjusted to zero → Charged (I3)', () => {
     const s = new Session()
     const id = s.create(invoiceRequest(), { kid: KID })
     const r = s.post(id, 'adjust', patchOf(s.payment(id), { 1: 'delete', 2: 'delete', 3: 'delete' }))
@@ -482,7 +482,7 @@ describe('POST /payments/{id}/adjust (seed §3 adjust rows; SPEC §6 body)', () 
   })
 })
 
-describe('the payment form and the bank (SPEC §6)', () => {
+describe('the payment form and the bank (C6)', () => {
   it('completeForm: chargeImmediately → Charged, else Reserved; the webhook of that status', () => {
     const s = new Session()
     const later = s.create(cardRequest())

@@ -3,13 +3,13 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import type { Payment } from '../src/payment.js'
 import { settlement } from '../src/settlement.js'
-import { validateState } from '../src/state.js'
+import { validateState } from '../src/codecs/storedState.js'
 import { paymentArb } from './fixtures.js'
 
 const sum = (xs: ReadonlyArray<number>): number => xs.reduce((n, x) => n + x, 0)
 const isCharged = (p: Payment): boolean => p.status === 'Charged' || p.status === 'Refunded'
 
-describe('settlement laws (SPEC §8), on valid payments with random splits and refunds', () => {
+describe('settlement laws (C8), on valid payments with random splits and refunds', () => {
   it('the generated payments are valid states (so the laws speak of real payments)', () => {
     fc.assert(fc.property(paymentArb, (p) => E.isRight(validateState(p))))
   })

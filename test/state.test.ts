@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { PaymentError } from '../src/errors.js'
 import type { Payment, PaymentState } from '../src/payment.js'
 import { initialState } from '../src/payment.js'
-import { validateState } from '../src/state.js'
+import { validateState } from '../src/codecs/storedState.js'
 import {
   cardPayment,
   changeSplits,

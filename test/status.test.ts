@@ -18,8 +18,8 @@ describe('parseStatus', () => {
     expect(parseStatus(s)).toEqual(O.some(s))
   })
 
-  // seed §3: "In the service's wording they are also written InitiatedPayment, ReservedPayment and ChargedPayment"
-  it('seed §3: accepts the service wording InitiatedPayment, ReservedPayment, ChargedPayment', () => {
+  // I3: "In the service's wording they are also written InitiatedPayment, ReservedPayment and ChargedPayment"
+  it('I3: accepts the service wording InitiatedPayment, ReservedPayment, ChargedPayment', () => {
     expect(parseStatus('InitiatedPayment')).toEqual(O.some('Initiated'))
     expect(parseStatus('ReservedPayment')).toEqual(O.some('Reserved'))
     expect(parseStatus('ChargedPayment')).toEqual(O.some('Charged'))

@@ -8,14 +8,15 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { describe, expect, it } from 'vitest'
 import { MoneySplitPatch, MoneySplitRequest, PaymentIntentRequest } from '../src/codecs.js'
-import { evolve, transition } from '../src/decider.js'
+import { transition } from '../src/decider.js'
+import { evolve } from '../src/evolve.js'
 import { validationError } from '../src/errors.js'
 import type { PaymentEvent } from '../src/events.js'
 import { emptyWorld, handle, receiveTransfer } from '../src/http.js'
 import { applyPatch } from '../src/patches.js'
 import { setAmountsPatch } from '../src/patchBuilders.js'
 import { initialState, isTerminal, type Payment } from '../src/payment.js'
-import { webhookEventTypeOf } from '../src/webhooks.js'
+import { webhookEventTypeOf } from '../src/http/webhooks.js'
 import { adjust, at, cardRequest, create, createInvoice, PAYMENT_ID, paymentAfter, transfer } from './builders.js'
 import { cardPayment, makeSplits, ids } from './fixtures.js'
 
@@ -59,7 +60,7 @@ describe('decider: the remaining branches', () => {
 
   // Reported to the lead: evolve's exhaustive `default` returns the EVENT as the new state when a
   // JavaScript caller passes an unknown event type (src/decider.ts, `default: return exhaustive`).
-  // SPEC §2 types evolve as returning a PaymentState; the expected behaviour is the state unchanged.
+  // C2 types evolve as returning a PaymentState; the expected behaviour is the state unchanged.
   it('evolve on an unknown event type returns the state unchanged (it does not apply)', () => {
     const p = paymentAfter(create())
     expect(evolve(p, { type: 'Nope', at: at(1) } as never)).toBe(p)

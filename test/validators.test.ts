@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { currencyCodes, isCurrencyCode } from '../src/currencies.js'
+import { currencyCodes, isCurrencyCode } from '../src/codecs/currencies.js'
 import {
   hasSpaceOrControl,
   isAmount,
@@ -12,13 +12,13 @@ import {
   isTimestamp,
   isUuid,
   parseWebhookEventType
-} from '../src/validators.js'
+} from '../src/codecs/validators.js'
 import { httpUrlArb, uuidArb, webhookEventTypes } from './arbitraries.js'
 
 /** Independent oracle: Unicode White_Space or Cc, by the regular-expression engine's tables. */
 const spaceOrControlRe = /[\p{White_Space}\p{Cc}]/u
 
-/** Independent oracle of isHttpUrl: the SPEC §3 sentence, read literally. */
+/** Independent oracle of isHttpUrl: the C3 sentence, read literally. */
 const referenceHttpUrl = (s: string): boolean => {
   if (s.length > 2048 || spaceOrControlRe.test(s)) return false
   try {
@@ -49,7 +49,7 @@ const adversarial: ReadonlyArray<readonly [string, (n: number) => string]> = [
   ['dots', (n) => 'a.'.repeat(n / 2)]
 ]
 
-describe('isUuid (SPEC §3 UUID fields: 8-4-4-4-12 hex digits, either case)', () => {
+describe('isUuid (C3 UUID fields: 8-4-4-4-12 hex digits, either case)', () => {
   it('accepts UUIDs of any version and variant, in either case', () => {
     expect(isUuid('0b7b7f5e-6f3a-4c59-9a52-8f1b2a6f0c11')).toBe(true)
     expect(isUuid('0B7B7F5E-6F3A-4C59-9A52-8F1B2A6F0C11')).toBe(true)
@@ -210,7 +210,7 @@ describe('isAmount (amounts are safe integers ≥ 0)', () => {
   })
 })
 
-describe('isEmail (SPEC §3 customer.email)', () => {
+describe('isEmail (C3 customer.email)', () => {
   it('accepts one @, a local part of 1–64 characters and a dotted domain without empty labels', () => {
     expect(isEmail('kari.nordmann@example.no')).toBe(true)
     expect(isEmail('a@b.c')).toBe(true)
@@ -265,7 +265,7 @@ describe('isEmail (SPEC §3 customer.email)', () => {
   })
 })
 
-describe('isHttpUrl (SPEC §3 successUrl, failedUrl, webhook urls)', () => {
+describe('isHttpUrl (C3 successUrl, failedUrl, webhook urls)', () => {
   it('accepts absolute http and https URLs with a host', () => {
     for (const s of [
       'https://shop.example.com/paid?order=42',
@@ -312,7 +312,7 @@ describe('isHttpUrl (SPEC §3 successUrl, failedUrl, webhook urls)', () => {
     }
   })
 
-  it('agrees with the WHATWG parser plus the SPEC §3 character rule on URL-like strings (fast path included)', () => {
+  it('agrees with the WHATWG parser plus the C3 character rule on URL-like strings (fast path included)', () => {
     const unit = fc.constantFrom(
       ...'htps:/.-_aAxXnN019@[]?#%\\ \t\u00a0ü~:'.split(''),
       'xn--',
@@ -363,7 +363,7 @@ describe('White_Space and control characters', () => {
   })
 })
 
-describe('customer phone fields (SPEC §3: mobilePrefix + and 1–4 digits, mobile 4–15 digits)', () => {
+describe('customer phone fields (C3: mobilePrefix + and 1–4 digits, mobile 4–15 digits)', () => {
   it('mobilePrefix', () => {
     for (const s of ['+1', '+47', '+1234']) expect(isMobilePrefix(s), s).toBe(true)
     for (const s of ['', '+', '47', '+12345', '+4 7', '++47', '+４7', '00 47'])
@@ -377,7 +377,7 @@ describe('customer phone fields (SPEC §3: mobilePrefix + and 1–4 digits, mobi
   })
 })
 
-describe('parseWebhookEventType (SPEC §5, long forms accepted)', () => {
+describe('parseWebhookEventType (C5, long forms accepted)', () => {
   it('reads every short and long form to the short form', () => {
     for (const t of webhookEventTypes) {
       expect(parseWebhookEventType(t)).toBe(t)
@@ -413,7 +413,7 @@ describe('parseWebhookEventType (SPEC §5, long forms accepted)', () => {
   })
 })
 
-describe('isCurrencyCode (SPEC §3: an active ISO 4217 code, upper case, on the list)', () => {
+describe('isCurrencyCode (C3: an active ISO 4217 code, upper case, on the list)', () => {
   it('accepts every listed code and the usual ones', () => {
     expect(currencyCodes.length).toBeGreaterThan(150)
     expect(new Set(currencyCodes).size).toBe(currencyCodes.length)
@@ -441,7 +441,7 @@ describe('isCurrencyCode (SPEC §3: an active ISO 4217 code, upper case, on the 
     }
   })
 
-  it('unpacks to exactly the documented list, in alphabetical order (the packed form in src/currencies.ts)', () => {
+  it('unpacks to exactly the documented list, in alphabetical order (the packed form in src/codecs/currencies.ts)', () => {
     const listed = (
       'AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BMD BND BOB BOV BRL BSD BTN BWP BYN ' +
       'BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR ' +
@@ -495,7 +495,7 @@ describe('isCurrencyCode (SPEC §3: an active ISO 4217 code, upper case, on the 
   })
 })
 
-describe('1 MB adversarial strings (SPEC §3: no regular expression that can backtrack badly; the time: bench/linearity.bench.ts)', () => {
+describe('1 MB adversarial strings (C3: no regular expression that can backtrack badly; the time: bench/linearity.bench.ts)', () => {
   for (const [name, make] of adversarial) {
     it(`every predicate answers on ${name} as on a tenth of it`, () => {
       expectLinear(make, isUuid)

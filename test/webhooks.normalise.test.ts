@@ -7,7 +7,7 @@
 import * as O from 'fp-ts/lib/Option.js'
 import { describe, expect, it } from 'vitest'
 import { normaliseWebhookEventType } from '../src/http.js'
-import type { WebhookEventType } from '../src/requests.js'
+import type { WebhookEventType } from '../src/codecs/requests.js'
 
 const shortForms: ReadonlyArray<WebhookEventType> = [
   'Initiated',

@@ -1,5 +1,5 @@
 /**
- * paysplit/http — webhook deliveries (seed §6; SPEC §5).
+ * paysplit/http — webhook deliveries (I6; C5).
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
@@ -16,7 +16,7 @@ import { CATCH_ALL, KID, Session, atOf, cardRequest, idOf, invoiceRequest, patch
 const CHARGED_HOOK = 'https://hooks.example/charged'
 const REFUND_HOOK = 'https://hooks.example/refunds'
 
-describe('webhook event types (SPEC §5)', () => {
+describe('webhook event types (C5)', () => {
   const table: Record<PaymentEventType, string | undefined> = {
     PaymentCreated: 'Initiated',
     PaymentReserved: 'Reserved',
@@ -41,7 +41,7 @@ describe('webhook event types (SPEC §5)', () => {
   })
 })
 
-describe('who receives what (seed §6: catch-all plus per-payment subscriptions)', () => {
+describe('who receives what (I6: catch-all plus per-payment subscriptions)', () => {
   const subscribed = () =>
     cardRequest({
       chargeImmediately: true,
@@ -106,7 +106,7 @@ describe('who receives what (seed §6: catch-all plus per-payment subscriptions)
   })
 })
 
-describe('the payload (SPEC §5 envelope)', () => {
+describe('the payload (C5 envelope)', () => {
   it('{ eventID, createTime, objectName, eventType, payload: { payment: { paymentCreated, customer?, moneySplit, metaData } } }', () => {
     const s = new Session()
     const id = s.create(cardRequest({ customer: { name: 'Kari', email: 'kari@example.no' } }))

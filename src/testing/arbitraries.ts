@@ -1,5 +1,5 @@
 /**
- * fast-check arbitraries of paysplit's inputs (SPEC §3–§4), for integrators' property tests:
+ * fast-check arbitraries of paysplit's inputs (docs/rules.md C3–C4), for integrators' property tests:
  * valid payment-intent requests, invalid ones labelled with the rule they break and the code
  * they must get, valid patches for a payment, commands valid in a state, and whole scenarios (a
  * payment's life as a command sequence). Every generator is pure: its only randomness is
@@ -11,7 +11,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import fc from 'fast-check'
 import type { Command } from '../commands.js'
-import { currencyCodes } from '../currencies.js'
+import { currencyCodes } from '../codecs/currencies.js'
 import { transition } from '../decider.js'
 import type { IssueCode } from '../errors.js'
 import { kid } from '../kid.js'
@@ -25,8 +25,8 @@ import type {
   PatchEntry,
   PaymentIntentRequest,
   WebhookSubscription
-} from '../requests.js'
-import { webhookEventTypes } from '../validators.js'
+} from '../codecs/requests.js'
+import { webhookEventTypes } from '../codecs/validators.js'
 
 // -------------------------------------------------------------------------------------
 // options
@@ -87,7 +87,7 @@ const digits = (min: number, max: number): fc.Arbitrary<string> =>
 const FALLBACK_KID = '12345674'
 
 /**
- * Valid KIDs (SPEC §7): 1–24 digits and a MOD10 or MOD11 check digit (`-` included).
+ * Valid KIDs (docs/rules.md C7): 1–24 digits and a MOD10 or MOD11 check digit (`-` included).
  *
  * @example
  * import fc from 'fast-check'
@@ -148,7 +148,7 @@ const metaDataArb: fc.Arbitrary<MetaData> = fc
 // -------------------------------------------------------------------------------------
 
 /**
- * Valid payment-intent requests (seed §2.1, SPEC §3) in decoded form: `decodePaymentIntentRequest(r)`
+ * Valid payment-intent requests (docs/rules.md I2.1, docs/rules.md C3) in decoded form: `decodePaymentIntentRequest(r)`
  * is `Right` of a value deep-equal to `r`. Cards always carry `chargeImmediately`, invoices
  * sometimes; fee splits all name one fee account; `grossAmount` is the sum of the splits (≥ 1).
  *
@@ -261,7 +261,7 @@ export const paymentIntentRequestArb = (options: RequestOptions = {}): fc.Arbitr
  * code, and an issue must be reported at `path` (relative to the request).
  */
 export interface InvalidRequest {
-  /** The rule broken, in words (SPEC §3), e.g. `currency is an active ISO 4217 code`. */
+  /** The rule broken, in words (docs/rules.md C3), e.g. `currency is an active ISO 4217 code`. */
   readonly rule: string
   readonly code: IssueCode
   readonly path: string
@@ -289,7 +289,7 @@ const required = [
   'failedUrl'
 ] as const
 
-/** Each rule of SPEC §3 once, as a change to a valid card request. */
+/** Each rule of docs/rules.md C3 once, as a change to a valid card request. */
 const breakages: ReadonlyArray<Breakage> = [
   ['customerExternalID must be present', 'MissingCustomerExternalID', 'customerExternalID', (r) => without(r, 'customerExternalID')],
   ['customerExternalID must not be null', 'MissingCustomerExternalID', 'customerExternalID', (r) => ({ ...r, customerExternalID: null })],
@@ -322,7 +322,7 @@ const breakages: ReadonlyArray<Breakage> = [
 ]
 
 /**
- * Invalid payment-intent requests, each labelled with the rule it breaks (SPEC §3), the code
+ * Invalid payment-intent requests, each labelled with the rule it breaks (docs/rules.md C3), the code
  * `decodePaymentIntentRequest` (and `transition`) must give, and the path of an issue it must
  * report. Each starts from a valid card request and breaks exactly one rule (for the empty
  * `moneySplitList` and the missing `grossAmount`, the sum rule cannot hold either, but
@@ -407,7 +407,7 @@ export const patchOf = (payment: Payment, ops: ReadonlyArray<Op>, reversed: bool
 }
 
 /**
- * Valid money-split patches for `payment` (seed §2.5, SPEC §4): one entry per current split,
+ * Valid money-split patches for `payment` (docs/rules.md I2.5, docs/rules.md C4): one entry per current split,
  * amounts only lowered, `newGrossAmount` the sum after the patch, and at least one change; the
  * entries in split order or reversed. Use them with `RefundPartially` on a `Charged` payment or
  * `AdjustInvoice` on an `Initiated` invoice. `none` when the payment has no split left.

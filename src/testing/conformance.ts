@@ -11,9 +11,9 @@
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import type { Payment, PaymentKind } from '../payment.js'
-import type { PaymentIntentRequest } from '../requests.js'
-import { completeForm, emptyWorld, failForm, handle, receiveTransfer, type HttpRequest, type World } from '../service.js'
-import type { WebhookDelivery } from '../webhooks.js'
+import type { PaymentIntentRequest } from '../codecs/requests.js'
+import { completeForm, emptyWorld, failForm, handle, receiveTransfer, type HttpRequest, type World } from '../http/service.js'
+import type { WebhookDelivery } from '../http/webhooks.js'
 import { invalidPaymentIntentRequestArb, opArb, patchOf, paymentIntentRequestArb, type Op } from './arbitraries.js'
 import { deepEqual } from './harness.js'
 

@@ -1,5 +1,5 @@
 /**
- * The wire bodies a caller sends (seed §2.1–2.3 and §2.5), as the codecs of `paysplit/codecs`
+ * The wire bodies a caller sends (docs/rules.md I2.1–I2.3 and I2.5), as the codecs of `paysplit/codecs`
  * decode them. A decoded value is a fresh plain object: optional fields the request left out are
  * absent, `webhookSubscriptions` defaults to `[]` and `metaData` to `{}`, and subscription event
  * types are normalised to their short form (`ChargedPayment` → `Charged`).
@@ -14,7 +14,7 @@ export type Environment = 'test' | 'production'
 export type PaymentGateway = 'creditcard' | 'invoice'
 
 /**
- * The webhook event types (SPEC §5), short forms. Subscriptions may name them in the service's
+ * The webhook event types (docs/rules.md C5), short forms. Subscriptions may name them in the service's
  * long form too (`ChargedPayment`); the codecs normalise to these.
  */
 export type WebhookEventType =
@@ -26,7 +26,7 @@ export type WebhookEventType =
   | 'PartiallyRefunded'
   | 'InvoiceAdjusted'
 
-/** A customer as the create request carries it (seed §2.3); every field optional. */
+/** A customer as the create request carries it (docs/rules.md I2.3); every field optional. */
 export interface Customer {
   readonly name?: string
   readonly email?: string
@@ -35,7 +35,7 @@ export interface Customer {
   readonly customerType?: string
 }
 
-/** A per-payment webhook subscription (seed §2.1). */
+/** A per-payment webhook subscription (docs/rules.md I2.1). */
 export interface WebhookSubscription {
   readonly eventType: WebhookEventType
   readonly url: string
@@ -44,7 +44,7 @@ export interface WebhookSubscription {
 /** Free-form data stored for the caller: a flat object of strings, numbers, booleans and nulls. */
 export type MetaData = Readonly<Record<string, string | number | boolean | null>>
 
-/** A money-split entry of the create request (seed §2.2). */
+/** A money-split entry of the create request (docs/rules.md I2.2). */
 export interface MoneySplitRequest {
   readonly connectedAccountID: string
   readonly amount: number
@@ -53,7 +53,7 @@ export interface MoneySplitRequest {
   readonly externalID?: string
 }
 
-/** The payment-intent request, body of `POST /payments` (seed §2.1). */
+/** The payment-intent request, body of `POST /payments` (docs/rules.md I2.1). */
 export interface PaymentIntentRequest {
   readonly externalPaymentReferenceID: string
   readonly environment: Environment
@@ -74,16 +74,16 @@ export interface PaymentIntentRequest {
   readonly metaData: MetaData
 }
 
-/** What a patch entry does to its split (seed §2.5). */
+/** What a patch entry does to its split (docs/rules.md I2.5). */
 export type UpdateType = 'UpdateAmount' | 'DoDeleteSplitEntry' | 'DoNothing'
 
-/** One entry of a money-split patch (seed §2.5), a union on `updateType`. */
+/** One entry of a money-split patch (docs/rules.md I2.5), a union on `updateType`. */
 export type PatchEntry =
   | { readonly splitID: number; readonly updateType: 'UpdateAmount'; readonly newAmount: number }
   | { readonly splitID: number; readonly updateType: 'DoDeleteSplitEntry'; readonly doDelete: boolean }
   | { readonly splitID: number; readonly updateType: 'DoNothing' }
 
-/** The money-split patch, body of partial refund and invoice adjustment (seed §2.5). */
+/** The money-split patch, body of partial refund and invoice adjustment (docs/rules.md I2.5). */
 export interface MoneySplitPatch {
   readonly moneySplitPatch: ReadonlyArray<PatchEntry>
   readonly newGrossAmount: number

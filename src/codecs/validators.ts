@@ -1,5 +1,5 @@
 /**
- * Small pure predicates for the formats of SPEC §3, shared by the codecs, the decider and the
+ * Small pure predicates for the formats of docs/rules.md C3, shared by the codecs, the decider and the
  * wire mapping. Each runs in time linear in its input and checks length limits before anything
  * else. The regular expressions here cannot backtrack badly: each is anchored or a single
  * character class, and a repeated part never matches the character that ends it (a label cannot
@@ -15,7 +15,7 @@ import type { WebhookEventType } from './requests.js'
 // -------------------------------------------------------------------------------------
 
 /**
- * Longest URL accepted (SPEC §3: URLs ≤ 2048).
+ * Longest URL accepted (docs/rules.md C3: URLs ≤ 2048).
  *
  * @internal
  * @example
@@ -26,7 +26,7 @@ import type { WebhookEventType } from './requests.js'
 export const MAX_URL_LENGTH = 2048
 
 /**
- * Longest e-mail address accepted (SPEC §3: ≤ 254).
+ * Longest e-mail address accepted (docs/rules.md C3: ≤ 254).
  *
  * @internal
  * @example
@@ -37,7 +37,7 @@ export const MAX_URL_LENGTH = 2048
 export const MAX_EMAIL_LENGTH = 254
 
 /**
- * The other limits of SPEC §3, in one place for the codecs and the state validation (@internal;
+ * The other limits of docs/rules.md C3, in one place for the codecs and the state validation (@internal;
  * forms read them as `limits` from `paysplit/codecs`): identifying strings and names, descriptions
  * and reasons, splits per request, subscriptions, metaData keys, key length, string value length.
  *
@@ -111,7 +111,7 @@ const SPACE_OR_CONTROL = /[\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u2
 
 /**
  * True when `s` is a UUID in its textual form: 8-4-4-4-12 hexadecimal digits separated by
- * hyphens, either case. Version and variant are not checked (SPEC §3).
+ * hyphens, either case. Version and variant are not checked (docs/rules.md C3).
  *
  * @example
  * import * as assert from 'node:assert'
@@ -207,7 +207,7 @@ export const isAmount = (n: unknown): n is number =>
 // -------------------------------------------------------------------------------------
 
 /**
- * True when `s` is an e-mail address as SPEC §3 has it: at most 254 characters, no White_Space
+ * True when `s` is an e-mail address as docs/rules.md C3 has it: at most 254 characters, no White_Space
  * or control character, exactly one `@`, a local part of 1–64 characters, and a domain that
  * holds a dot and has no empty label (no leading, trailing or doubled dot). Nothing more is
  * checked: whether the mailbox exists is for the caller to find out.
@@ -232,7 +232,7 @@ const EMAIL =
   /^[^@\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]{1,64}@[^@.\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+(?:\.[^@.\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+)+$/
 
 /**
- * True when `s` is an absolute `http:` or `https:` URL as SPEC §3 has it: at most 2048
+ * True when `s` is an absolute `http:` or `https:` URL as docs/rules.md C3 has it: at most 2048
  * characters, no Unicode White_Space or control (Cc) character anywhere in the string as given,
  * parsed by the WHATWG URL parser (the global `URL`) with a non-empty host. The string is not
  * normalised: callers store it exactly as given.
@@ -301,7 +301,7 @@ export const isMobileNumber = (s: string): boolean => s.length <= 15 && /^\d{4,1
 // -------------------------------------------------------------------------------------
 
 /**
- * The webhook event types (SPEC §5), in their short form, in the order of the payment's life.
+ * The webhook event types (docs/rules.md C5), in their short form, in the order of the payment's life.
  *
  * @internal
  * @example
@@ -321,7 +321,7 @@ export const webhookEventTypes: ReadonlyArray<WebhookEventType> = [
 ]
 
 /**
- * Reads a webhook event type (SPEC §5) in its short form (`Charged`) or the service's long form
+ * Reads a webhook event type (docs/rules.md C5) in its short form (`Charged`) or the service's long form
  * (`ChargedPayment`), case-sensitive, and returns the short form; `undefined` for anything else.
  *
  * @internal

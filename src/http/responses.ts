@@ -1,16 +1,16 @@
 /**
- * Response bodies and HTTP status codes of the payments service (seed §2.4, §2.6, §4, §7;
- * SPEC §6). Success bodies are exactly the seed's; failure bodies of cancel, charge and full
+ * Response bodies and HTTP status codes of the payments service (docs/rules.md I2.4, I2.6, I4, I7;
+ * docs/rules.md C6). Success bodies are exactly the interface's; failure bodies of cancel, charge and full
  * refund keep their success shape with `success: false`, all others are
  * `{ success: false, error: { code, message, issues? } }`. Callers read the outcome from the
- * status code (seed §4 rule 1, §7 item 1): every success is 2xx, every failure 4xx.
+ * status code (docs/rules.md I4 rule 1, I7 item 1): every success is 2xx, every failure 4xx.
  *
  * @module responses
  */
-import type { ErrorCode, Issue } from './errors.js'
-import type { AdjustedSplit, PaymentEvent, RefundedSplit } from './events.js'
-import type { MoneySplit, Payment, PaymentStatus } from './payment.js'
-import type { Environment, PaymentGateway } from './requests.js'
+import type { ErrorCode, Issue } from '../errors.js'
+import type { AdjustedSplit, PaymentEvent, RefundedSplit } from '../events.js'
+import type { MoneySplit, Payment, PaymentStatus } from '../payment.js'
+import type { Environment, PaymentGateway } from '../codecs/requests.js'
 import type { Route, RouteMismatch, RouteName } from './routes.js'
 
 // -------------------------------------------------------------------------------------
@@ -42,7 +42,7 @@ export interface WireError {
 // model: bodies
 // -------------------------------------------------------------------------------------
 
-/** A money-split record on the wire (seed §2.4); `description` and `externalID` only when set. */
+/** A money-split record on the wire (docs/rules.md I2.4); `description` and `externalID` only when set. */
 export interface MoneySplitRecord {
   readonly splitID: number
   readonly paymentReferenceID: string
@@ -82,7 +82,7 @@ export interface PaymentCreatedView {
   readonly updatedAt: string
 }
 
-/** Body of `POST /payments` (seed §2.4). */
+/** Body of `POST /payments` (docs/rules.md I2.4). */
 export interface CreatePaymentBody {
   readonly paymentIntent: {
     readonly paymentCreated: PaymentCreatedView
@@ -91,7 +91,7 @@ export interface CreatePaymentBody {
 }
 
 /**
- * Body of cancel and full refund (seed §2.6): `response` a sentence on success (`null` on
+ * Body of cancel and full refund (docs/rules.md I2.6): `response` a sentence on success (`null` on
  * failure), `error` the failure's message (`null` on success).
  */
 export interface MessageBody {
@@ -100,13 +100,13 @@ export interface MessageBody {
   readonly error: string | null
 }
 
-/** Body of charge (seed §2.6). */
+/** Body of charge (docs/rules.md I2.6). */
 export interface ChargeBody {
   readonly success: boolean
   readonly error: string | null
 }
 
-/** Body of a successful partial refund (seed §2.6). */
+/** Body of a successful partial refund (docs/rules.md I2.6). */
 export interface PartialRefundBody {
   readonly splitList: ReadonlyArray<MoneySplitRecord>
   readonly refundedSplit: ReadonlyArray<RefundedSplit>
@@ -114,7 +114,7 @@ export interface PartialRefundBody {
   readonly success: true
 }
 
-/** Body of a successful invoice adjustment (SPEC §6). */
+/** Body of a successful invoice adjustment (docs/rules.md C6). */
 export interface AdjustInvoiceBody {
   readonly splitList: ReadonlyArray<MoneySplitRecord>
   readonly adjustedSplit: ReadonlyArray<AdjustedSplit>
@@ -192,7 +192,7 @@ const statusByCode: Readonly<Record<WireErrorCode, number>> = {
 }
 
 /**
- * The HTTP status of a failure (SPEC §6): 400 for malformed or invalid input, 404 for an unknown
+ * The HTTP status of a failure (docs/rules.md C6): 400 for malformed or invalid input, 404 for an unknown
  * payment or route, 405 for a wrong method, 409 for a command the payment's kind or status
  * forbids and for conflicts (`NothingToRefund`, `PaymentAlreadyExists`,
  * `DuplicateExternalPaymentReference`, `ConcurrentModification`), 413 for a body over a server's
@@ -218,7 +218,7 @@ export const httpStatusOf = (error: { readonly code: WireErrorCode }): number =>
 // -------------------------------------------------------------------------------------
 
 /**
- * A money split as a seed §2.4 record: a fresh object, optional fields only when set.
+ * A money split as a docs/rules.md I2.4 record: a fresh object, optional fields only when set.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -386,7 +386,7 @@ export const mismatchResponse = (m: RouteMismatch): HttpResponse => {
 // -------------------------------------------------------------------------------------
 
 /**
- * The create response (seed §2.4): 201 when this request created the payment, 200 when it was an
+ * The create response (docs/rules.md I2.4): 201 when this request created the payment, 200 when it was an
  * idempotent repeat of the request that did (the body then reports the payment as stored now).
  *
  * @example
@@ -426,7 +426,7 @@ const findEvent = <T extends PaymentEvent['type']>(
 
 /**
  * The success response of an endpoint, from the payment as it is after the command and the events
- * the command emitted (SPEC §6, seed §2.4 and §2.6). A create with no events is an idempotent
+ * the command emitted (docs/rules.md C6, docs/rules.md I2.4 and I2.6). A create with no events is an idempotent
  * repeat (200); with events, a creation (201).
  *
  * @example

@@ -5,7 +5,7 @@
  *
  * The fields a payment shares with the create request (identifiers, UUIDs, texts, URLs, currency,
  * environment, gateway, the customer, webhook subscriptions, the splits' own fields) are checked
- * by the codecs' rules (src/fields.ts), with the codecs' messages (`<path> <rule>.`); what is only
+ * by the codecs' rules (src/codecs/fields.ts), with the codecs' messages (`<path> <rule>.`); what is only
  * a state's (status, amounts and their invariants, splitIDs, KID, form attempts, allocation,
  * timestamps, version) is checked here. Where a state differs from a request: lengths are counted
  * in code points, not UTF-16 units, and a metaData key may be empty (both more lenient, so that no
@@ -19,9 +19,9 @@
  *
  * @module state
  */
-import * as E from './either.js'
-import type { PaymentError } from './errors.js'
-import { invalid, validationError } from './errors.js'
+import * as E from '../internal/either.js'
+import type { PaymentError } from '../errors.js'
+import { invalid, validationError } from '../errors.js'
 import {
   AMOUNT,
   BOOLEAN,
@@ -45,7 +45,7 @@ import {
   URL_RULE,
   UUID
 } from './fields.js'
-import { kid as kidNumber } from './kid.js'
+import { kid as kidNumber } from '../kid.js'
 import type {
   Allocation,
   FormAttempt,
@@ -54,8 +54,8 @@ import type {
   PaymentKind,
   PaymentState,
   PaymentStatus
-} from './payment.js'
-import { initialState } from './payment.js'
+} from '../payment.js'
+import { initialState } from '../payment.js'
 import type { Customer, MetaData, PaymentGateway, WebhookSubscription } from './requests.js'
 import {
   isTimestamp,
@@ -87,7 +87,7 @@ const add = (issues: Issues, path: string, rule: string): void => {
 }
 
 // -------------------------------------------------------------------------------------
-// field rules (the shared ones are in src/fields.ts)
+// field rules (the shared ones are in src/codecs/fields.ts)
 // -------------------------------------------------------------------------------------
 
 /**
@@ -334,7 +334,7 @@ const shareIfSame = (allocation: Splits, splits: Splits | undefined): Splits => 
 // -------------------------------------------------------------------------------------
 
 /**
- * Every fee entry (current split or allocation) names the same account (SPEC §3), compared
+ * Every fee entry (current split or allocation) names the same account (docs/rules.md C3), compared
  * without regard to case, as UUIDs are.
  */
 const checkFeeAccount = (

@@ -10,7 +10,7 @@
  * @internal
  * @module fields
  */
-import type { Issue } from './errors.js'
+import type { Issue } from '../errors.js'
 import { isCurrencyCode } from './currencies.js'
 import {
   isEmail,

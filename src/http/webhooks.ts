@@ -1,20 +1,20 @@
 /**
- * Webhook deliveries (seed §6, SPEC §5): which url gets which webhook after a command, and the
+ * Webhook deliveries (docs/rules.md I6, docs/rules.md C5): which url gets which webhook after a command, and the
  * payload each carries. Pure: a caller sends them (and retries) with its own transport.
  *
  * @module webhooks
  */
-import * as O from './option.js'
-import type { PaymentEvent } from './events.js'
-import type { Payment } from './payment.js'
-import type { Customer, MetaData, WebhookEventType } from './requests.js'
+import * as O from '../internal/option.js'
+import type { PaymentEvent } from '../events.js'
+import type { Payment } from '../payment.js'
+import type { Customer, MetaData, WebhookEventType } from '../codecs/requests.js'
 import {
   moneySplitRecordOf,
   paymentCreatedOf,
   type MoneySplitRecord,
   type PaymentCreatedView
 } from './responses.js'
-import { parseWebhookEventType } from './validators.js'
+import { parseWebhookEventType } from '../codecs/validators.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -51,7 +51,7 @@ export interface WebhookDelivery {
 
 /** Options of {@link webhookDeliveries}. */
 export interface WebhookOptions {
-  /** The catch-all endpoint (seed §6: configured in the Platform Dashboard); it receives every webhook. */
+  /** The catch-all endpoint (docs/rules.md I6: configured in the Platform Dashboard); it receives every webhook. */
   readonly catchAllUrl?: string
 }
 
@@ -73,7 +73,7 @@ const typeByEvent: Readonly<Record<PaymentEvent['type'], WebhookEventType | unde
 }
 
 /**
- * The webhook event type a domain event sends (SPEC §5), or `none` for the events that send none
+ * The webhook event type a domain event sends (docs/rules.md C5), or `none` for the events that send none
  * (`CustomerUpserted`, `InvoiceTransferReceived`, `PaymentFormFailed`).
  *
  * @example
@@ -113,7 +113,7 @@ export const normaliseWebhookEventType = (s: string): O.Option<WebhookEventType>
 // -------------------------------------------------------------------------------------
 
 /**
- * What a webhook reports about `payment` (SPEC §5): a fresh object.
+ * What a webhook reports about `payment` (docs/rules.md C5): a fresh object.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -147,7 +147,7 @@ export const webhookPaymentOf = (payment: Payment): WebhookPayment => ({
 })
 
 /**
- * The webhooks to send after `events` happened to a payment (SPEC §5, seed §6): for each event
+ * The webhooks to send after `events` happened to a payment (docs/rules.md C5, docs/rules.md I6): for each event
  * that has a webhook event type, one delivery to the catch-all url and one to each subscription
  * of that type, each distinct url once per event (catch-all first, then subscriptions in their
  * order). `payment` is the payment after the events, and `events` are its last `events.length`

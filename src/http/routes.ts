@@ -1,11 +1,11 @@
 /**
- * Routes of the payments service (seed §4, SPEC §6): which endpoint a method and a path name.
+ * Routes of the payments service (docs/rules.md I4, docs/rules.md C6): which endpoint a method and a path name.
  * Pure string work: no I/O, nothing thrown.
  *
  * @module routes
  */
-import * as E from './either.js'
-import { isUuid } from './validators.js'
+import * as E from '../internal/either.js'
+import { isUuid } from '../codecs/validators.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -105,7 +105,7 @@ export const allowedMethods = (path: string): ReadonlyArray<string> =>
   routeOfPath(path) === undefined ? [] : POST
 
 /**
- * Matches a method and a path to an endpoint (seed §4; `POST /payments/{id}/adjust` for the
+ * Matches a method and a path to an endpoint (docs/rules.md I4; `POST /payments/{id}/adjust` for the
  * invoice adjustment). The path is matched exactly, after dropping a query string: no trailing
  * slash, no percent-decoding. Methods are case-sensitive, as HTTP's are. The path is checked
  * first (no endpoint → `RouteNotFound`), then the method (`MethodNotAllowed`), then the

@@ -1,5 +1,5 @@
 /**
- * The in-memory service model (SPEC §6): the whole payments service as pure functions over an
+ * The in-memory service model (docs/rules.md C6): the whole payments service as pure functions over an
  * immutable {@link World}. `handle` runs one HTTP request; `completeForm`, `failForm` and
  * `receiveTransfer` run what the payment form and the bank report. Each returns the new world,
  * the outcome and the webhooks to send; the world given is never changed, and entries a call did
@@ -7,17 +7,17 @@
  *
  * @module service
  */
-import * as E from './either.js'
-import * as O from './option.js'
-import { decodePaymentIntentRequest } from './codecs.js'
-import type { Command, CreatePayment } from './commands.js'
-import { transition } from './decider.js'
-import type { PaymentError } from './errors.js'
-import { invalid, paymentError } from './errors.js'
-import type { PaymentEvent } from './events.js'
-import type { Payment, PaymentState } from './payment.js'
-import { initialState, isPayment } from './payment.js'
-import type { Customer, MoneySplitPatch, PaymentIntentRequest } from './requests.js'
+import * as E from '../internal/either.js'
+import * as O from '../internal/option.js'
+import { decodePaymentIntentRequest } from '../codecs/decode.js'
+import type { Command, CreatePayment } from '../commands.js'
+import { transition } from '../decider.js'
+import type { PaymentError } from '../errors.js'
+import { invalid, paymentError } from '../errors.js'
+import type { PaymentEvent } from '../events.js'
+import type { Payment, PaymentState } from '../payment.js'
+import { initialState, isPayment } from '../payment.js'
+import type { Customer, MoneySplitPatch, PaymentIntentRequest } from '../codecs/requests.js'
 import { errorResponse, mismatchResponse, successResponse, type HttpResponse } from './responses.js'
 import { matchRoute, type Route } from './routes.js'
 import { webhookDeliveries, type WebhookDelivery } from './webhooks.js'
@@ -321,7 +321,7 @@ const commandOf = (route: Exclude<Route, { name: 'createPayment' }>, body: unkno
     case 'refundPayment':
       return { type: 'RefundPayment', at }
     // The body goes to the decider as it came: it checks the payment's existence and status
-    // before the patch's shape (SPEC §2 order), with the same rules as decodeMoneySplitPatch.
+    // before the patch's shape (docs/rules.md C2 order), with the same rules as decodeMoneySplitPatch.
     case 'refundPartially':
       return { type: 'RefundPartially', at, patch: body as MoneySplitPatch }
     case 'adjustInvoice':
@@ -349,7 +349,7 @@ const handlePayment = (
 // -------------------------------------------------------------------------------------
 
 /**
- * Runs one HTTP request against the world (SPEC §6): matches the route, runs the command, and
+ * Runs one HTTP request against the world (docs/rules.md C6): matches the route, runs the command, and
  * returns the new world, the response (status and body) and the webhooks to send.
  *
  * - `POST /payments`: validates the request; a reference already used by the same request (deep

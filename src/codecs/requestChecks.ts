@@ -1,6 +1,6 @@
 /**
  * The checks of the wire bodies a caller sends, as plain collectors: the payment-intent request
- * (seed §2.1) against every rule of SPEC §3, and the money-split patch (seed §2.5) against its
+ * (docs/rules.md I2.1) against every rule of docs/rules.md C3, and the money-split patch (docs/rules.md I2.5) against its
  * shape. Each reads its input once and collects every problem as an {@link Issue}; the decoded
  * value comes back exactly when there is none. `paysplit/codecs` wraps these into `decode*`
  * functions and io-ts codecs; the decider uses them directly (and the patch walk into columns of
@@ -11,7 +11,7 @@
  * @internal
  * @module requestChecks
  */
-import type { Issue } from './errors.js'
+import type { Issue } from '../errors.js'
 import type {
   MetaData,
   MoneySplitPatch as MoneySplitPatchType,
@@ -59,7 +59,7 @@ import {
  * @internal
  * @example
  * import * as assert from 'node:assert'
- * import { validateMoneySplitPatch, type Validated } from 'paysplit/codecs'
+ * import { validateMoneySplitPatch, type Validated } from './requestChecks.js'
  * const r: Validated<unknown> = validateMoneySplitPatch({ moneySplitPatch: [], newGrossAmount: 0 })
  * assert.strictEqual(r.issues.length, 0)
  */
@@ -72,7 +72,7 @@ export interface Validated<A> {
 // internals
 // -------------------------------------------------------------------------------------
 
-// The generic field check, the issues and the rules per kind of field live in src/fields.ts,
+// The generic field check, the issues and the rules per kind of field live in src/codecs/fields.ts,
 // shared with `validateState`; what only a request needs stays here.
 
 /** `Object.prototype.hasOwnProperty`, unbound from any input (an input may shadow it). */
@@ -142,7 +142,7 @@ const hole = (issues: Issues, list: ReadonlyArray<unknown>, path: string, i: num
 // collectors: parts of the payment-intent request
 // -------------------------------------------------------------------------------------
 
-// Each collector checks its fields in the order of the seed, which is also the key order of the
+// Each collector checks its fields in the order of the interface (docs/rules.md I2.1), which is also the key order of the
 // fresh object it builds: required fields are always set (the value is used only when there is
 // no issue, and then they hold), optional ones only when given, so that absent ones stay absent.
 
@@ -359,7 +359,7 @@ const checkMetaData = (issues: Issues, v: unknown): MetaData => {
   return copy as MetaData
 }
 
-/** The whole request, field by field in the order of seed §2.1. */
+/** The whole request, field by field in the order of docs/rules.md I2.1. */
 const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   if (!isObject(issues, u, '', -1)) return undefined
   const out: Obj = {
@@ -428,7 +428,7 @@ export const collect =
 // -------------------------------------------------------------------------------------
 
 /**
- * Checks a payment-intent request (seed §2.1) against every rule of SPEC §3 and collects every
+ * Checks a payment-intent request (docs/rules.md I2.1) against every rule of docs/rules.md C3 and collects every
  * problem: `issues` lists them in field order, each with its path and code
  * (`MissingCustomerExternalID`, `ValidationFailed` or `GrossAmountMismatch`); `value`, the fresh
  * decoded request, is present exactly when `issues` is empty. Unknown fields are dropped.
@@ -439,7 +439,7 @@ export const collect =
  * @internal
  * @example
  * import * as assert from 'node:assert'
- * import { validatePaymentIntentRequest } from 'paysplit/codecs'
+ * import { validatePaymentIntentRequest } from './requestChecks.js'
  * const { issues, value } = validatePaymentIntentRequest({ grossAmount: 0 })
  * assert.strictEqual(value, undefined)
  * assert.ok(issues.some((i) => i.path === 'customerExternalID' && i.code === 'MissingCustomerExternalID'))
@@ -491,7 +491,7 @@ const checkPatchEntry = (
  * @internal
  * @example
  * import * as assert from 'node:assert'
- * import { walkMoneySplitPatch } from 'paysplit/codecs'
+ * import { walkMoneySplitPatch } from './requestChecks.js'
  * const seen: Array<unknown> = []
  * const r = walkMoneySplitPatch(
  *   { moneySplitPatch: [{ splitID: 1, updateType: 'UpdateAmount', newAmount: 500 }, { splitID: 2, updateType: 'DoNothing' }], newGrossAmount: 800 },
@@ -521,18 +521,18 @@ export const walkMoneySplitPatch = (
 }
 
 /**
- * Checks the SHAPE of a money-split patch (seed §2.5; SPEC §3 last sentence): an object with a
+ * Checks the SHAPE of a money-split patch (docs/rules.md I2.5; docs/rules.md C3 last sentence): an object with a
  * `moneySplitPatch` array (any length) of entries `{ splitID ≥ 1, updateType, newAmount? ,
  * doDelete? }` — `newAmount` (a safe integer ≥ 0) is required with `UpdateAmount` and ignored
  * otherwise, `doDelete` (a boolean) is required with `DoDeleteSplitEntry` and ignored otherwise —
- * and a `newGrossAmount` (a safe integer ≥ 0). The rules that need the payment (SPEC §4) are
+ * and a `newGrossAmount` (a safe integer ≥ 0). The rules that need the payment (docs/rules.md C4) are
  * `transition`'s. Every issue is `ValidationFailed`; `value` (fresh entries of exactly the
  * {@link PatchEntry} shape) is present exactly when there is none.
  *
  * @internal
  * @example
  * import * as assert from 'node:assert'
- * import { validateMoneySplitPatch } from 'paysplit/codecs'
+ * import { validateMoneySplitPatch } from './requestChecks.js'
  * const r = validateMoneySplitPatch({ moneySplitPatch: [{ splitID: 1, updateType: 'UpdateAmount' }], newGrossAmount: 0 })
  * assert.deepStrictEqual(r.issues.map((i) => i.path), ['moneySplitPatch.0.newAmount'])
  */

@@ -1,5 +1,5 @@
 /**
- * The active ISO 4217 alphabetic currency codes a payment may be made in (SPEC §3: "an active
+ * The active ISO 4217 alphabetic currency codes a payment may be made in (docs/rules.md C3: "an active
  * ISO 4217 code, upper case, on the list, not just three letters").
  *
  * Source: ISO 4217 List One ("current currency and funds"), as amended up to 2026, which already
@@ -17,7 +17,7 @@
 // Every List One code that has a minor unit is here, fund codes included (BOV, CHE, CHW, CLF,
 // COU, MXV, USN, UYI, UYW: ISO lists them as active); the codes whose minor unit ISO gives as
 // "N.A." (XAU XAG XPD XPT, XBA–XBD, XDR, XSU, XUA, XTS, XXX) are left out, because amounts here are
-// integers in the minor unit (seed §1.7) and those units have none.
+// integers in the minor unit (docs/rules.md I1.7) and those units have none.
 //
 // Packed to keep the front-end bundle small: 26 groups, one per first letter from A to Z (each
 // letter starts at least one code), each group the last two letters of its codes in alphabetical

@@ -1,0 +1,403 @@
+/**
+ * `decide`: a command and the state it meets → the events that follow, or the error of the first
+ * rule it breaks. The order of checks for every command (docs/rules.md, "Order of checks"):
+ * 1. the state: one paysplit produced passes at once; any other is validated in full (a state
+ *    loaded from storage, or garbage) → `ValidationFailed` (see `trustedState.ts`);
+ * 2. the envelope: `type` known, `at` a valid timestamp → `ValidationFailed`;
+ * 3. existence: `PaymentAlreadyExists` / `PaymentNotFound`;
+ * 4. the guards of the transition table, in order (see `transitions.ts`);
+ * 5. the command's own fields: the request, the patch's shape then its rules, the transfer's
+ *    amount then its KID.
+ *
+ * @module decide
+ */
+import * as E from './internal/either.js'
+import { validatePaymentIntentRequest } from './codecs/requestChecks.js'
+import type { MetaData, PaymentIntentRequest } from './codecs/requests.js'
+import type { Command, CommandType } from './commands.js'
+import { commandTypes } from './commands.js'
+import type { Issue, PaymentError } from './errors.js'
+import { invalid, paymentError, validationError } from './errors.js'
+import type {
+  CustomerUpserted,
+  InvoiceAdjusted,
+  InvoiceTransferReceived,
+  PaymentCharged,
+  PaymentCreated,
+  PaymentEvent,
+  PaymentPartiallyRefunded,
+  PaymentRefunded,
+  RefundedSplit
+} from './events.js'
+import { kid as kidNumber } from './kid.js'
+import {
+  applyColumns,
+  readPatchColumns,
+  returnedSplit,
+  toAdjustedSplits,
+  toRefundedSplits,
+  type PatchColumns
+} from './patches.js'
+import type { MoneySplit, Payment, PaymentState } from './payment.js'
+import { isPayment } from './payment.js'
+import type { PaymentCommandType } from './transitions.js'
+import { checkGuards } from './transitions.js'
+import { isAmount, isTimestamp, isUuid } from './codecs/validators.js'
+import { admitState } from './trustedState.js'
+
+// -------------------------------------------------------------------------------------
+// reading a command
+// -------------------------------------------------------------------------------------
+
+
+/**
+ * The own property `key` of `o`, read once; `undefined` when absent. For the fields read on
+ * every command (`type`, `at`, a create's fields, a patch) the same test is written out at the
+ * call site instead (`Object.hasOwn(o, 'at') ? o['at'] : undefined`): V8 keeps the shapes it saw
+ * per property access in the source, so a helper that reads every key through one access
+ * (megamorphic) costs several times as much as a property read of its own.
+ */
+const own = (o: object, key: string): unknown =>
+  Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined
+
+interface Envelope {
+  readonly type: CommandType
+  readonly at: string
+  readonly fields: object
+}
+
+/** The command types, for a lookup that does not walk the list. */
+const knownTypes: ReadonlySet<unknown> = new Set(commandTypes)
+
+const readEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
+  if (typeof command !== 'object' || command === null || Array.isArray(command)) {
+    return E.left(invalid('', 'A command must be an object with a type and an at.'))
+  }
+  const c = command as Record<string, unknown>
+  const type = Object.hasOwn(c, 'type') ? c['type'] : undefined
+  const at = Object.hasOwn(c, 'at') ? c['at'] : undefined
+  const typeKnown = knownTypes.has(type)
+  const atValid = isTimestamp(at)
+  if (typeKnown && atValid) return E.right({ type: type as CommandType, at, fields: command })
+  const issues: Array<Issue> = []
+  if (!typeKnown) {
+    issues.push({
+      path: 'type',
+      code: 'ValidationFailed',
+      message: `type must be one of ${commandTypes.join(', ')}.`
+    })
+  }
+  if (!atValid) {
+    issues.push({
+      path: 'at',
+      code: 'ValidationFailed',
+      message: 'at must be an ISO 8601 UTC timestamp with fractional seconds, such as 2026-11-21T10:00:00.000Z.'
+    })
+  }
+  return E.left(validationError(issues))
+}
+
+// -------------------------------------------------------------------------------------
+// decide
+// -------------------------------------------------------------------------------------
+
+/**
+ * The request without its customer (the customer goes into its own event). A fresh object
+ * literal naming every field (optional ones only when present), not `{ customer, ...rest }`:
+ * V8 copies an object rest pattern through a slow generic path.
+ */
+const withoutCustomer = (r: PaymentIntentRequest): Omit<PaymentIntentRequest, 'customer'> => {
+  const o: { -readonly [K in keyof Omit<PaymentIntentRequest, 'customer'>]: PaymentIntentRequest[K] } = {
+    externalPaymentReferenceID: r.externalPaymentReferenceID,
+    environment: r.environment,
+    paymentGateway: r.paymentGateway,
+    sellerConnectedAccountID: r.sellerConnectedAccountID,
+    grossAmount: r.grossAmount,
+    currency: r.currency,
+    moneySplitList: r.moneySplitList,
+    customerExternalID: r.customerExternalID,
+    webhookSubscriptions: r.webhookSubscriptions,
+    successUrl: r.successUrl,
+    failedUrl: r.failedUrl,
+    metaData: r.metaData
+  }
+  if (r.chargeImmediately !== undefined) o.chargeImmediately = r.chargeImmediately
+  if (r.externalObjectIdTag !== undefined) o.externalObjectIdTag = r.externalObjectIdTag
+  if (r.description !== undefined) o.description = r.description
+  return o
+}
+
+/**
+ * `m`, a decoded metaData, on maps that V8 shares between payments. The codec copies the input
+ * with a spread (`{ ...input }`), and V8 gives such a copy a map of its own, which `Object.freeze`
+ * must then copy into yet another one (two maps made and kept per payment: about 7 800 machine
+ * instructions a create, garbage collection included); `Object.assign` into `{}` builds the same
+ * object, key by key in the same order, on shared maps. The same, that is, unless
+ * `Object.prototype` has one of the keys (`__proto__`, or anything a script put there): `{}`'s
+ * [[Set]] would meet it, so `m` stays.
+ */
+const sharedShape = (m: MetaData): MetaData => {
+  for (const key in m) if (key in Object.prototype) return m
+  return Object.assign({}, m)
+}
+
+const decideCreate = (env: Envelope): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const f = env.fields as Record<string, unknown>
+  const paymentReferenceID = Object.hasOwn(f, 'paymentReferenceID') ? f['paymentReferenceID'] : undefined
+  const rawRequest = Object.hasOwn(f, 'request') ? f['request'] : undefined
+  const rawKid = Object.hasOwn(f, 'kid') ? f['kid'] : undefined
+  const checked = validatePaymentIntentRequest(rawRequest)
+  const issues: Array<Issue> = [...checked.issues]
+  if (typeof paymentReferenceID !== 'string' || !isUuid(paymentReferenceID)) {
+    issues.push({
+      path: 'paymentReferenceID',
+      code: 'ValidationFailed',
+      message: 'paymentReferenceID must be a UUID (8-4-4-4-12 hexadecimal digits).'
+    })
+  }
+  const gateway =
+    checked.value !== undefined
+      ? checked.value.paymentGateway
+      : typeof rawRequest === 'object' && rawRequest !== null
+        ? own(rawRequest, 'paymentGateway')
+        : undefined
+  if (gateway === 'invoice' && !kidNumber.isValid(rawKid)) {
+    issues.push({
+      path: 'kid',
+      code: 'ValidationFailed',
+      message:
+        'An invoice needs a valid KID: 2 to 25 digits, the last a MOD10 or MOD11 check digit (or "-" for MOD11).'
+    })
+  }
+  const request = checked.value
+  if (issues.length > 0 || request === undefined) return E.left(validationError(issues))
+  // the codec's fresh object, seen by no one else yet: the same key keeps its place
+  const fresh: { metaData: MetaData } = request
+  fresh.metaData = sharedShape(request.metaData)
+  const customer = request.customer
+  const rest = customer === undefined ? request : withoutCustomer(request)
+  const id = paymentReferenceID as string
+  const created: PaymentCreated =
+    request.paymentGateway === 'invoice'
+      ? { type: 'PaymentCreated', at: env.at, paymentReferenceID: id, request: rest, kid: rawKid as string }
+      : { type: 'PaymentCreated', at: env.at, paymentReferenceID: id, request: rest }
+  if (customer === undefined) return E.right([created])
+  const upserted: CustomerUpserted = {
+    type: 'CustomerUpserted',
+    at: env.at,
+    paymentReferenceID: id,
+    customerExternalID: request.customerExternalID,
+    customer
+  }
+  return E.right([created, upserted])
+}
+
+const charged = (p: Payment, at: string, chargedAmount: number): PaymentCharged => ({
+  type: 'PaymentCharged',
+  at,
+  paymentReferenceID: p.paymentReferenceID,
+  chargedAmount,
+  excessRefundedAmount: 0
+})
+
+const readPatch = (fields: object): E.Either<PaymentError, PatchColumns> => {
+  const f = fields as Record<string, unknown>
+  const checked = readPatchColumns(Object.hasOwn(f, 'patch') ? f['patch'] : undefined)
+  return checked.patch !== undefined && checked.issues.length === 0
+    ? E.right(checked.patch)
+    : E.left(validationError(checked.issues))
+}
+
+const refundPartially = (
+  p: Payment,
+  env: Envelope
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const patch = readPatch(env.fields)
+  if (E.isLeft(patch)) return patch
+  const outcome = applyColumns(p, patch.right, true)
+  if (E.isLeft(outcome)) return outcome
+  const o = outcome.right
+  const partial: PaymentPartiallyRefunded = {
+    type: 'PaymentPartiallyRefunded',
+    at: env.at,
+    paymentReferenceID: p.paymentReferenceID,
+    newGrossAmount: o.newGrossAmount,
+    refundAmount: o.removedAmount,
+    splitList: o.splitList,
+    refundedSplit: toRefundedSplits(o)
+  }
+  if (o.newGrossAmount > 0) return E.right([partial])
+  const refunded: PaymentRefunded = {
+    type: 'PaymentRefunded',
+    at: env.at,
+    paymentReferenceID: p.paymentReferenceID,
+    refundAmount: 0,
+    refundedSplit: []
+  }
+  return E.right([partial, refunded])
+}
+
+const adjustInvoice = (
+  p: Payment,
+  env: Envelope
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const patch = readPatch(env.fields)
+  if (E.isLeft(patch)) return patch
+  const outcome = applyColumns(p, patch.right, true)
+  if (E.isLeft(outcome)) return outcome
+  const o = outcome.right
+  const settles = o.newGrossAmount <= p.paidAmount
+  const excess = settles ? p.paidAmount - o.newGrossAmount : 0
+  const adjusted: InvoiceAdjusted = {
+    type: 'InvoiceAdjusted',
+    at: env.at,
+    paymentReferenceID: p.paymentReferenceID,
+    newGrossAmount: o.newGrossAmount,
+    splitList: o.splitList,
+    adjustedSplit: toAdjustedSplits(o),
+    excessRefundedAmount: excess
+  }
+  if (!settles) return E.right([adjusted])
+  return E.right([adjusted, { ...charged(p, env.at, p.paidAmount), excessRefundedAmount: excess }])
+}
+
+const receiveTransfer = (
+  p: Payment,
+  env: Envelope
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const amount = own(env.fields, 'amount')
+  if (!isAmount(amount) || amount < 1) {
+    return E.left(invalid('amount', 'amount must be a safe integer of at least 1 (minor units).'))
+  }
+  if (amount > Number.MAX_SAFE_INTEGER - p.paidAmount) {
+    return E.left(invalid('amount', 'amount would take the paid total past the largest safe integer.'))
+  }
+  const kid = own(env.fields, 'kid')
+  if (typeof kid !== 'string') return E.left(invalid('kid', 'kid must be a string.'))
+  if (kid !== p.kid) {
+    return E.left(
+      paymentError('KidMismatch', `The transfer's KID ${kid.length > 40 ? kid.slice(0, 40) + '…' : kid} is not the KID of invoice ${p.paymentReferenceID}.`)
+    )
+  }
+  const paidAmount = p.paidAmount + amount
+  const received: InvoiceTransferReceived = {
+    type: 'InvoiceTransferReceived',
+    at: env.at,
+    paymentReferenceID: p.paymentReferenceID,
+    amount,
+    kid,
+    paidAmount
+  }
+  if (paidAmount < p.grossAmount) return E.right([received])
+  return E.right([
+    received,
+    { ...charged(p, env.at, paidAmount), excessRefundedAmount: paidAmount - p.grossAmount }
+  ])
+}
+
+const fullRefund = (p: Payment, at: string): PaymentRefunded => {
+  // a plain copy of the frozen splits, read by index: V8 reads a frozen array's elements (and
+  // iterates it) through a slow generic path, ~100 machine instructions a split against ~5 to copy
+  const splits = [...p.moneySplits]
+  const refundedSplit: Array<RefundedSplit> = []
+  for (let i = 0; i < splits.length; i++) {
+    const s = splits[i] as MoneySplit
+    if (s.amount > 0) refundedSplit.push(returnedSplit(s, s.amount))
+  }
+  return { type: 'PaymentRefunded', at, paymentReferenceID: p.paymentReferenceID, refundAmount: p.grossAmount, refundedSplit }
+}
+
+const decidePayment = (
+  p: Payment,
+  env: Envelope & { readonly type: PaymentCommandType }
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const refused = checkGuards(p, env.type)
+  if (refused !== undefined) return E.left(refused)
+  const at = env.at
+  const id = p.paymentReferenceID
+  switch (env.type) {
+    case 'CompletePaymentForm':
+      return E.right([
+        p.chargeImmediately === true
+          ? charged(p, at, p.grossAmount)
+          : { type: 'PaymentReserved', at, paymentReferenceID: id }
+      ])
+    case 'FailPaymentForm': {
+      const reason = own(env.fields, 'reason')
+      if (reason === undefined) return E.right([{ type: 'PaymentFormFailed', at, paymentReferenceID: id }])
+      if (typeof reason !== 'string' || reason.length > 1000) {
+        return E.left(invalid('reason', 'reason, when given, must be a string of at most 1000 characters.'))
+      }
+      return E.right([{ type: 'PaymentFormFailed', at, paymentReferenceID: id, reason }])
+    }
+    case 'ChargePayment':
+      return E.right([charged(p, at, p.grossAmount)])
+    case 'CancelPayment':
+      return E.right([{ type: 'PaymentCancelled', at, paymentReferenceID: id }])
+    case 'RefundPayment':
+      return E.right([fullRefund(p, at)])
+    case 'RefundPartially':
+      return refundPartially(p, env)
+    case 'AdjustInvoice':
+      return adjustInvoice(p, env)
+    case 'ReceiveInvoiceTransfer':
+      return receiveTransfer(p, env)
+    /* v8 ignore next -- exhaustive: the command type was validated by readEnvelope */
+    default: {
+      const exhaustive: never = env.type
+      return exhaustive
+    }
+  }
+}
+
+export const decideAdmitted = (
+  state: PaymentState,
+  command: unknown
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const envelope = readEnvelope(command)
+  if (E.isLeft(envelope)) return envelope
+  const env = envelope.right
+  if (env.type === 'CreatePayment') {
+    if (isPayment(state)) {
+      return E.left(
+        paymentError('PaymentAlreadyExists', `Payment ${state.paymentReferenceID} already exists; it cannot be created again.`)
+      )
+    }
+    return decideCreate(env)
+  }
+  if (!isPayment(state)) {
+    return E.left(paymentError('PaymentNotFound', `There is no payment yet: ${env.type} needs a created payment.`))
+  }
+  return decidePayment(state, env as Envelope & { readonly type: PaymentCommandType })
+}
+
+export const unreadable: PaymentError = invalid(
+  '',
+  'The state or the command could not be read (a getter or proxy threw while it was validated).'
+)
+
+/**
+ * Decides what a command does to a payment: the events it causes, or the error of the first rule
+ * it breaks (docs/rules.md C2 order: envelope, existence, guards, fields). Pure and total: never throws,
+ * whatever `state` and `command` are; a state paysplit did not produce itself is validated first.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { decide, initialState } from 'paysplit'
+ * const r = decide(initialState, { type: 'ChargePayment', at: '2026-11-21T10:00:00.000Z' })
+ * assert.ok(r._tag === 'Left' && r.left.code === 'PaymentNotFound')
+ */
+export const decide = (
+  state: PaymentState,
+  command: Command
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  try {
+    const admitted = admitState(state)
+    if (E.isLeft(admitted)) return admitted
+    const decided = decideAdmitted(admitted.right, command)
+    return decided
+  } catch {
+    return E.left(unreadable)
+  }
+}
+
