@@ -1,6 +1,6 @@
 /**
- * The active ISO 4217 alphabetic currency codes a payment may be made in (docs/rules.md C3: "an active
- * ISO 4217 code, upper case, on the list, not just three letters").
+ * The currencies a payment may be made in (docs/rules.md C3: "an active ISO 4217 code, upper case,
+ * on the list, not just three letters", whose minor unit is a hundredth of the unit).
  *
  * Source: ISO 4217 List One ("current currency and funds"), as amended up to 2026, which already
  * names XCG (Caribbean guilder, replacing ANG, 2025), ZWG (Zimbabwe Gold, replacing ZWL, 2024),
@@ -38,6 +38,16 @@ const packed =
   'ARBDCRDGEKGDHPLEOSRDSPTNVCYPZL HBJSMTNDOPRYTDWDZS AHGXSDSNYIYUYWZS EDESNDUV ST ' +
   'AFCDCGOFPF ER ARMWWG'
 
+/**
+ * The listed codes whose minor unit is NOT a hundredth of the unit (docs/rules.md C3, currency):
+ * amounts are counted in hundredths (docs/rules.md I1.7), so these are refused rather than read
+ * 100× or 10× wrong. Source: the "Minor unit" column of ISO 4217 List One (the same edition as
+ * the list above): 0 decimals BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF
+ * XPF; 3 decimals BHD IQD JOD KWD LYD OMR TND; 4 decimals CLF UYW. Every other listed code has 2.
+ */
+const notHundredths =
+  'BHD BIF CLF CLP DJF GNF IQD ISK JOD JPY KMF KRW KWD LYD OMR PYG RWF TND UGX UYI UYW VND VUV XAF XOF XPF'
+
 const unpack = (groups: string): string[] => {
   const codes: string[] = []
   groups.split(' ').forEach((group, letter) => {
@@ -47,29 +57,59 @@ const unpack = (groups: string): string[] => {
   return codes
 }
 
-/**
- * The active ISO 4217 alphabetic codes paysplit accepts, in alphabetical order (a currency
- * picker of a form can list them).
- *
- * @example
- * import * as assert from 'node:assert'
- * import { currencyCodes } from 'paysplit/codecs'
- * assert.strictEqual(currencyCodes.includes('NOK'), true)
- * assert.strictEqual(currencyCodes.includes('XAU'), false)
- */
-export const currencyCodes: ReadonlyArray<string> = /* @__PURE__ */ Object.freeze(
-  /* @__PURE__ */ unpack(packed)
-)
-
-const codeSet: ReadonlySet<string> = /* @__PURE__ */ new Set(currencyCodes)
+/** Every listed code, whatever its minor unit. */
+const listed: ReadonlySet<string> = /* @__PURE__ */ new Set(/* @__PURE__ */ unpack(packed))
 
 // -------------------------------------------------------------------------------------
 // refinements
 // -------------------------------------------------------------------------------------
 
 /**
- * True when `s` is an active ISO 4217 alphabetic code, exactly as listed (upper case).
- * Runs in constant time whatever the length of `s`.
+ * True when the listed code `s` has a minor unit of a hundredth (2 decimals). `s` must be a code
+ * of the list (three upper-case letters): for anything else the answer means nothing.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { currencyMinorUnitOk } from './currencies.js'
+ * assert.strictEqual(currencyMinorUnitOk('NOK'), true)
+ * assert.strictEqual(currencyMinorUnitOk('JPY'), false) // no minor unit
+ * assert.strictEqual(currencyMinorUnitOk('KWD'), false) // thousandths
+ */
+export const currencyMinorUnitOk = (s: string): boolean => !notHundredths.includes(s)
+
+/**
+ * True when `s` is an active ISO 4217 alphabetic code, exactly as listed (upper case), whatever
+ * its minor unit. Runs in constant time whatever the length of `s`.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isListedCurrency } from './currencies.js'
+ * assert.strictEqual(isListedCurrency('JPY'), true)
+ * assert.strictEqual(isListedCurrency('HRK'), false) // historic
+ */
+export const isListedCurrency = (s: string): boolean => s.length === 3 && listed.has(s)
+
+/**
+ * The currencies paysplit accepts, in alphabetical order (a currency picker of a form can list
+ * them): the active ISO 4217 alphabetic codes whose minor unit is a hundredth (docs/rules.md C3).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { currencyCodes } from 'paysplit/codecs'
+ * assert.strictEqual(currencyCodes.includes('NOK'), true)
+ * assert.strictEqual(currencyCodes.includes('XAU'), false) // no minor unit at all
+ * assert.strictEqual(currencyCodes.includes('JPY'), false) // no hundredths
+ */
+export const currencyCodes: ReadonlyArray<string> = /* @__PURE__ */ Object.freeze(
+  /* @__PURE__ */ unpack(packed).filter(currencyMinorUnitOk)
+)
+
+/**
+ * True when paysplit accepts the currency `s`: an active ISO 4217 alphabetic code, exactly as
+ * listed (upper case), whose minor unit is a hundredth (docs/rules.md C3). Runs in constant time
+ * whatever the length of `s`.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -78,5 +118,6 @@ const codeSet: ReadonlySet<string> = /* @__PURE__ */ new Set(currencyCodes)
  * assert.strictEqual(isCurrencyCode('nok'), false) // upper case only
  * assert.strictEqual(isCurrencyCode('XYZ'), false) // three letters, but not on the list
  * assert.strictEqual(isCurrencyCode('HRK'), false) // historic
+ * assert.strictEqual(isCurrencyCode('JPY'), false) // listed, but without hundredths
  */
-export const isCurrencyCode = (s: string): boolean => s.length === 3 && codeSet.has(s)
+export const isCurrencyCode = (s: string): boolean => isListedCurrency(s) && currencyMinorUnitOk(s)

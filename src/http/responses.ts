@@ -309,7 +309,7 @@ const adjustedSplitOf = (s: AdjustedSplit): AdjustedSplit => ({
 const detailOf = (e: WireError): ErrorDetail => ({
   code: e.code,
   message: e.message,
-  ...(e.issues !== undefined ? { issues: e.issues.map((i) => ({ path: i.path, code: i.code, message: i.message })) } : {}),
+  ...(e.issues !== undefined ? { issues: e.issues.map((i) => ({ path: i.path, code: i.code, reason: i.reason, ...(i.params !== undefined ? { params: i.params } : {}), message: i.message })) } : {}),
   ...(e.missing !== undefined ? { missing: [...e.missing] } : {}),
   ...(e.unknown !== undefined ? { unknown: [...e.unknown] } : {}),
   ...(e.repeated !== undefined ? { repeated: [...e.repeated] } : {})

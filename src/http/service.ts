@@ -248,10 +248,8 @@ const run = (
 const notFound = (paymentReferenceID: string): PaymentError =>
   paymentError('PaymentNotFound', `No payment has the paymentReferenceID ${paymentReferenceID}.`)
 
-const unreadable: PaymentError = invalid(
-  '',
-  'The world, the request or the context could not be read: give a World from paysplit and plain objects.'
-)
+/** The world, the request or the context could not be read: give a World from paysplit and plain objects. */
+const unreadable: PaymentError = invalid('', 'type', { expected: 'object' })
 
 // -------------------------------------------------------------------------------------
 // create
