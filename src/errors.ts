@@ -142,7 +142,7 @@ export const paymentError = (code: ErrorCode, message: string): PaymentError => 
  * import { issue } from 'paysplit'
  * assert.deepStrictEqual(issue('currency', 'currency_minor_unit'), {
  *   path: 'currency', code: 'ValidationFailed', reason: 'currency_minor_unit',
- *   message: 'Not supported: amounts are counted in hundredths, and the minor unit of this currency is not a hundredth.'
+ *   message: 'Not supported: this currency has no hundredths.'
  * })
  */
 export const issue = (
@@ -151,10 +151,8 @@ export const issue = (
   params?: IssueParams,
   code: IssueCode = 'ValidationFailed'
 ): Issue => {
-  const i: { -readonly [K in keyof Issue]: Issue[K] } = { path, code, reason, message: '' }
-  if (params !== undefined) i.params = params
-  i.message = formatIssue(i, en)
-  return i
+  const message = formatIssue({ reason, params }, en)
+  return params === undefined ? { path, code, reason, message } : { path, code, reason, params, message }
 }
 
 /**
@@ -164,12 +162,6 @@ export const issue = (
  * @internal
  */
 export const MAX_ISSUES = 100
-
-const precedence: ReadonlyArray<IssueCode> = [
-  'MissingCustomerExternalID',
-  'ValidationFailed',
-  'GrossAmountMismatch'
-]
 
 /**
  * Builds the single error of a failed validation from every issue found: its `code` is the first
@@ -188,30 +180,22 @@ const precedence: ReadonlyArray<IssueCode> = [
  *   issue('currency', 'unknown_currency')
  * ])
  * assert.strictEqual(e.code, 'ValidationFailed')
- * assert.strictEqual(e.message, 'The input is not valid: currency: Must be an active ISO 4217 currency code in upper case, such as NOK (2 problems in all; see issues).')
+ * assert.strictEqual(e.message, 'The input is not valid: currency: Must be an ISO 4217 currency code, such as NOK. (2 problems in all; see issues.)')
  * assert.strictEqual(e.issues?.length, 2)
  */
 export const validationError = (
   issues: ReadonlyArray<Issue> & { readonly more?: number; readonly lost?: IssueCode }
 ): PaymentError => {
-  const more = (issues.more ?? 0) + Math.max(0, issues.length - MAX_ISSUES)
-  let code: IssueCode = 'ValidationFailed'
-  for (const c of precedence) {
-    if (issues.lost === c || issues.some((i) => i.code === c)) {
-      code = c
-      break
-    }
-  }
-  const first = issues.find((i) => i.code === code) ?? issues[0]
-  const total = issues.length + (issues.more ?? 0)
-  // the path of the first issue, but never a metaData key (input): its field instead
-  const path = first === undefined ? '' : first.path.replace(/(^|\.)metaData\..*$/, '$1metaData')
-  const head =
-    first === undefined
-      ? 'The input is not valid.'
-      : `${code === 'ValidationFailed' ? 'The input is not valid: ' : ''}${path === '' ? '' : `${path}: `}${first.message}`
-  const message =
-    total > 1 ? `${head.slice(0, -1)} (${String(total)} problems in all; see issues).` : head
+  const counted = issues.more ?? 0
+  const more = counted + Math.max(0, issues.length - MAX_ISSUES)
+  const has = (c: IssueCode): boolean => issues.lost === c || issues.some((i) => i.code === c)
+  const code: IssueCode = has('MissingCustomerExternalID')
+    ? 'MissingCustomerExternalID'
+    : has('ValidationFailed') || !has('GrossAmountMismatch')
+      ? 'ValidationFailed'
+      : 'GrossAmountMismatch'
+  const total = issues.length + counted
+  const message = `The input is not valid: ${total} problem${total > 1 ? 's' : ''} (see issues).`
   const kept = more > 0 ? [...issues.slice(0, MAX_ISSUES), issue('', 'too_many_issues', { more })] : issues
   return { code, message, issues: kept }
 }

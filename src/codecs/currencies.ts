@@ -21,7 +21,12 @@
 //
 // Packed to keep the front-end bundle small: 26 groups, one per first letter from A to Z (each
 // letter starts at least one code), each group the last two letters of its codes in alphabetical
-// order ('EDFN…' in the first group is AED AFN …). The list in full:
+// order ('EDFN…' in the first group is AED AFN …), in LOWER case for the codes whose minor unit
+// is not a hundredth of the unit (docs/rules.md C3, currency: amounts are counted in hundredths,
+// docs/rules.md I1.7, so these are refused rather than read 100× or 10× wrong). Minor units from
+// the "Minor unit" column of the same ISO 4217 List One: 0 decimals BIF CLP DJF GNF ISK JPY KMF
+// KRW PYG RWF UGX UYI VND VUV XAF XOF XPF; 3 decimals BHD IQD JOD KWD LYD OMR TND; 4 decimals
+// CLF UYW; every other code here has 2. The list in full:
 //
 //   AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BMD BND BOB BOV BRL BSD BTN BWP BYN
 //   BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR
@@ -32,33 +37,26 @@
 //   TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV WST XAF XCD XCG XOF XPF YER
 //   ZAR ZMW ZWG
 const packed =
-  'EDFNLLMDOARSUDWGZN AMBDDTHDIFMDNDOBOVRLSDTNWPYNZD ADDFHEHFHWLFLPNYOPOURCUPVEZK JFKKOPZD ' +
-  'GPRNTBUR JDKP BPELHSIPMDNFTQYD KDNLTGUF DRLSNRQDRRSK MDODPY ESGSHRMFPWRWWDYDZT ' +
-  'AKBPKRRDSLYD ADDLGAKDMKNTOPRUURVRWKXNXVYRZN ADGNIOOKPRZD MR ABENGKHPKRLNYG AR ONSDUBWF ' +
-  'ARBDCRDGEKGDHPLEOSRDSPTNVCYPZL HBJSMTNDOPRYTDWDZS AHGXSDSNYIYUYWZS EDESNDUV ST ' +
-  'AFCDCGOFPF ER ARMWWG'
+  'EDFNLLMDOARSUDWGZN AMBDDThdifMDNDOBOVRLSDTNWPYNZD ADDFHEHFHWlflpNYOPOURCUPVEZK jfKKOPZD ' +
+  'GPRNTBUR JDKP BPELHSIPMDnfTQYD KDNLTGUF DRLSNRqdRRsk MDodpy ESGSHRmfPWrwwdYDZT ' +
+  'AKBPKRRDSLyd ADDLGAKDMKNTOPRUURVRWKXNXVYRZN ADGNIOOKPRZD mr ABENGKHPKRLNyg AR ONSDUBwf ' +
+  'ARBDCRDGEKGDHPLEOSRDSPTNVCYPZL HBJSMTndOPRYTDWDZS AHgxSDSNyiYUywZS EDESnduv ST ' +
+  'afCDCGofpf ER ARMWWG'
 
-/**
- * The listed codes whose minor unit is NOT a hundredth of the unit (docs/rules.md C3, currency):
- * amounts are counted in hundredths (docs/rules.md I1.7), so these are refused rather than read
- * 100× or 10× wrong. Source: the "Minor unit" column of ISO 4217 List One (the same edition as
- * the list above): 0 decimals BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF
- * XPF; 3 decimals BHD IQD JOD KWD LYD OMR TND; 4 decimals CLF UYW. Every other listed code has 2.
- */
-const notHundredths =
-  'BHD BIF CLF CLP DJF GNF IQD ISK JOD JPY KMF KRW KWD LYD OMR PYG RWF TND UGX UYI UYW VND VUV XAF XOF XPF'
-
-const unpack = (groups: string): string[] => {
-  const codes: string[] = []
+/** Every listed code → true when its minor unit is a hundredth (its letters upper case in `packed`). */
+const unpack = (groups: string): Map<string, boolean> => {
+  const codes = new Map<string, boolean>()
   groups.split(' ').forEach((group, letter) => {
     const first = String.fromCharCode(65 + letter)
-    for (let i = 0; i < group.length; i += 2) codes.push(first + group.slice(i, i + 2))
+    for (let i = 0; i < group.length; i += 2) {
+      const rest = group.slice(i, i + 2)
+      codes.set(first + rest.toUpperCase(), rest < 'a')
+    }
   })
   return codes
 }
 
-/** Every listed code, whatever its minor unit. */
-const listed: ReadonlySet<string> = /* @__PURE__ */ new Set(/* @__PURE__ */ unpack(packed))
+const listed: ReadonlyMap<string, boolean> = /* @__PURE__ */ unpack(packed)
 
 // -------------------------------------------------------------------------------------
 // refinements
@@ -76,7 +74,7 @@ const listed: ReadonlySet<string> = /* @__PURE__ */ new Set(/* @__PURE__ */ unpa
  * assert.strictEqual(currencyMinorUnitOk('JPY'), false) // no minor unit
  * assert.strictEqual(currencyMinorUnitOk('KWD'), false) // thousandths
  */
-export const currencyMinorUnitOk = (s: string): boolean => !notHundredths.includes(s)
+export const currencyMinorUnitOk = (s: string): boolean => listed.get(s) === true
 
 /**
  * True when `s` is an active ISO 4217 alphabetic code, exactly as listed (upper case), whatever
@@ -103,7 +101,7 @@ export const isListedCurrency = (s: string): boolean => s.length === 3 && listed
  * assert.strictEqual(currencyCodes.includes('JPY'), false) // no hundredths
  */
 export const currencyCodes: ReadonlyArray<string> = /* @__PURE__ */ Object.freeze(
-  /* @__PURE__ */ unpack(packed).filter(currencyMinorUnitOk)
+  /* @__PURE__ */ [...listed.keys()].filter(currencyMinorUnitOk)
 )
 
 /**

@@ -111,7 +111,8 @@ export const fail = (
     return
   }
   issues.more = (issues.more ?? 0) + 1
-  if (code !== 'ValidationFailed' && issues.lost !== 'MissingCustomerExternalID') issues.lost = code
+  // MissingCustomerExternalID, the first code in precedence, is checked after GrossAmountMismatch
+  if (code !== 'ValidationFailed') issues.lost = code
 }
 
 /** The params of `type` issues, one object each. @internal */

@@ -11,6 +11,7 @@
  * @internal
  * @module requestChecks
  */
+import { hasOwn } from '../internal/own.js'
 import type {
   MetaData,
   MoneySplitPatch as MoneySplitPatchType,
@@ -77,10 +78,6 @@ export interface Validated<A> {
 
 // The generic field check, the issues and the rules per kind of field live in src/codecs/fields.ts,
 // shared with `validateState`; what only a request needs stays here.
-
-/** `Object.prototype.hasOwnProperty`, unbound from any input (an input may shadow it). */
-const hasOwn = (o: object, key: PropertyKey): boolean =>
-  Object.prototype.hasOwnProperty.call(o, key)
 
 /**
  * The own property `key` of `o`, read once; `undefined` when `o` has no such own property.

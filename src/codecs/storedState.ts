@@ -19,6 +19,7 @@
  *
  * @module state
  */
+import { hasOwn } from '../internal/own.js'
 import * as E from '../internal/either.js'
 import type { PaymentError } from '../errors.js'
 import { invalid, type IssueParams, type IssueReason, validationError } from '../errors.js'
@@ -91,9 +92,6 @@ const full = (issues: Issues): boolean => issues.length >= MAX_ISSUES
 /** Adds the issue of `reason` at "state.`path`" (counted only, past {@link MAX_ISSUES}). */
 const add = (issues: Issues, path: string, reason: IssueReason, params?: IssueParams): void =>
   fail(issues, () => `state.${path}`, reason, params)
-
-/** `Object.prototype.hasOwnProperty`, unbound from any input (an input may shadow it). */
-const hasOwn = (o: object, key: PropertyKey): boolean => Object.prototype.hasOwnProperty.call(o, key)
 
 // -------------------------------------------------------------------------------------
 // field rules (the shared ones are in src/codecs/fields.ts)

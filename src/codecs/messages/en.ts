@@ -13,23 +13,23 @@ import type { Messages } from '../../errors.js'
  * @example
  * import * as assert from 'node:assert'
  * import { en, formatIssue } from 'paysplit/codecs'
- * assert.strictEqual(formatIssue({ reason: 'too_long', params: { max: 255 } }, en), 'Must be at most 255 characters long.')
+ * assert.strictEqual(formatIssue({ reason: 'too_long', params: { max: 255 } }, en), 'Must be at most 255 characters.')
  */
 export const en: Messages = {
   required: 'Required.',
   type: 'Must be of type {expected}.',
-  too_short: 'Must be at least {min} characters long.',
-  too_long: 'Must be at most {max} characters long.',
+  too_short: 'Must be at least {min} characters.',
+  too_long: 'Must be at most {max} characters.',
   too_small: 'Must be at least {min}.',
   too_big: 'Must be at most {max}.',
-  not_integer: 'Must be a whole number (a safe integer).',
+  not_integer: 'Must be a whole number.',
   too_few: 'Must have at least {min} entries.',
   too_many: 'Must have at most {max} entries.',
   format: 'Must be a valid {format}.',
   not_one_of: 'Must be one of: {allowed}.',
-  unknown_currency: 'Must be an active ISO 4217 currency code in upper case, such as NOK.',
-  currency_minor_unit: 'Not supported: amounts are counted in hundredths, and the minor unit of this currency is not a hundredth.',
-  fee_account_differs: 'Every fee split must name the same account as the first fee split.',
-  sum_mismatch: 'Must equal the sum of the split amounts.',
-  too_many_issues: '{more} more problems are not listed.'
+  unknown_currency: 'Unknown currency code.',
+  currency_minor_unit: 'Currency without hundredths: not supported.',
+  fee_account_differs: 'Fee splits must all name one account.',
+  sum_mismatch: 'Must be the sum of the split amounts.',
+  too_many_issues: '{more} more problems.'
 }

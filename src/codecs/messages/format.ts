@@ -5,10 +5,8 @@
  *
  * @module messages/format
  */
+import { hasOwn } from '../../internal/own.js'
 import type { Issue, IssueParams, IssueReason, Messages } from '../../errors.js'
-
-/** `Object.prototype.hasOwnProperty`, unbound from any input. */
-const hasOwn = (o: object, key: PropertyKey): boolean => Object.prototype.hasOwnProperty.call(o, key)
 
 /**
  * The message of `issue` in the catalog `messages`: the template of `issue.reason`, each `{name}`
@@ -27,12 +25,13 @@ export const formatIssue = (
   issue: { readonly reason: IssueReason; readonly params?: IssueParams },
   messages: Messages
 ): string => {
-  const template = hasOwn(messages, issue.reason) ? messages[issue.reason] : undefined
+  const template = messages[issue.reason]
   if (typeof template !== 'string') return issue.reason
-  const params = issue.params
+  const params = issue.params ?? {}
+  // params are the rule's (never input), so plain reads are safe; a name they lack stays as written
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const v = params !== undefined && hasOwn(params, name) ? params[name] : undefined
-    return v === undefined ? whole : Array.isArray(v) ? v.join(', ') : String(v)
+    const v = hasOwn(params, name) ? params[name] : whole
+    return Array.isArray(v) ? v.join(', ') : String(v)
   })
 }
 
