@@ -195,7 +195,7 @@ export const validationError = (
       ? 'ValidationFailed'
       : 'GrossAmountMismatch'
   const total = issues.length + counted
-  const message = `The input is not valid: ${total} problem${total > 1 ? 's' : ''} (see issues).`
+  const message = `The input is not valid${total > 0 ? `: ${total} problem${total > 1 ? 's' : ''} (see issues)` : ''}.`
   const kept = more > 0 ? [...issues.slice(0, MAX_ISSUES), issue('', 'too_many_issues', { more })] : issues
   return { code, message, issues: kept }
 }
