@@ -8,6 +8,7 @@
 
 import { en } from './codecs/messages/en.js'
 import { formatIssue } from './codecs/messages/format.js'
+import { own } from './internal/own.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -186,9 +187,11 @@ export const MAX_ISSUES = 100
 export const validationError = (
   issues: ReadonlyArray<Issue> & { readonly more?: number; readonly lost?: IssueCode }
 ): PaymentError => {
-  const counted = issues.more ?? 0
+  // the counters a collector keeps on its list, read as own properties only
+  const counted = (own(issues, 'more') as number | undefined) ?? 0
+  const lost = own(issues, 'lost')
   const more = counted + Math.max(0, issues.length - MAX_ISSUES)
-  const has = (c: IssueCode): boolean => issues.lost === c || issues.some((i) => i.code === c)
+  const has = (c: IssueCode): boolean => lost === c || issues.some((i) => i.code === c)
   const code: IssueCode = has('MissingCustomerExternalID')
     ? 'MissingCustomerExternalID'
     : has('ValidationFailed') || !has('GrossAmountMismatch')

@@ -11,6 +11,7 @@
  * @module fields
  */
 import { invalid, issue, MAX_ISSUES, type Issue, type IssueCode, type IssueParams, type IssueReason, type PaymentError } from '../errors.js'
+import { own } from '../internal/own.js'
 import { currencyMinorUnitOk, isListedCurrency } from './currencies.js'
 import {
   isEmail,
@@ -110,7 +111,7 @@ export const fail = (
     issues.push(issue(typeof path === 'string' ? path : path(), reason, params, code))
     return
   }
-  issues.more = (issues.more ?? 0) + 1
+  issues.more = ((own(issues, 'more') as number | undefined) ?? 0) + 1
   // MissingCustomerExternalID, the first code in precedence, is checked after GrossAmountMismatch
   if (code !== 'ValidationFailed') issues.lost = code
 }
@@ -298,7 +299,8 @@ export const check = (
 ): unknown => {
   const broken: Broken | undefined = v === undefined ? (required ? ['required'] : undefined) : rule(v)
   if (broken === undefined) return v === 0 ? 0 : v
-  fail(issues, () => pathOf(base, index, key), broken[0], broken[1])
+  // a rule's tuple may be one entry long: its params are read as an own entry only
+  fail(issues, () => pathOf(base, index, key), broken[0], own(broken, 1) as IssueParams | undefined)
   return undefined
 }
 
@@ -318,5 +320,6 @@ export const check = (
 export const fieldError = (path: string, v: unknown, rule: Rule, required = true): PaymentError | undefined => {
   const issues: Issues = []
   check(issues, v, '', -1, path, rule, required)
-  return issues.length === 0 ? undefined : invalid(path, (issues[0] as Issue).reason, (issues[0] as Issue).params)
+  const first = issues[0]
+  return first === undefined ? undefined : invalid(path, first.reason, own(first, 'params') as IssueParams | undefined)
 }

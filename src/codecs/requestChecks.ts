@@ -69,7 +69,7 @@ import {
  */
 export interface Validated<A> {
   readonly issues: Issues
-  readonly value?: A
+  readonly value: A | undefined
 }
 
 // -------------------------------------------------------------------------------------
@@ -404,7 +404,8 @@ export const collect =
   (u: unknown): Validated<A> => {
     const issues: Issues = []
     const value = checkPart(issues, u, '', -1)
-    return issues.length === 0 ? { issues, value: value as A } : { issues }
+    // `value` always an own property, so that a polluted Object.prototype cannot supply one
+    return { issues, value: issues.length === 0 ? (value as A) : undefined }
   }
 
 // -------------------------------------------------------------------------------------
@@ -487,9 +488,9 @@ const checkPatchEntry = (
 export const walkMoneySplitPatch = (
   input: unknown,
   start: (length: number) => PatchEntrySink
-): { readonly issues: Issues; readonly newGrossAmount?: number } => {
+): { readonly issues: Issues; readonly newGrossAmount: number | undefined } => {
   const issues: Issues = []
-  if (!isObject(issues, input, '', -1)) return { issues }
+  if (!isObject(issues, input, '', -1)) return { issues, newGrossAmount: undefined }
   const path = 'moneySplitPatch'
   const raw = read(input, path)
   const n = listLength(issues, raw, path, Infinity, true)
@@ -501,7 +502,7 @@ export const walkMoneySplitPatch = (
     }
   }
   const newGrossAmount = get(issues, input, '', -1, 'newGrossAmount', AMOUNT, true)
-  return issues.length > 0 ? { issues } : { issues, newGrossAmount: newGrossAmount as number }
+  return { issues, newGrossAmount: issues.length > 0 ? undefined : (newGrossAmount as number) }
 }
 
 /**
@@ -527,7 +528,5 @@ export const validateMoneySplitPatch = (input: unknown): Validated<MoneySplitPat
     if (value !== undefined) entry[updateType === 'UpdateAmount' ? 'newAmount' : 'doDelete'] = value
     entries.push(entry as PatchEntry)
   })
-  return newGrossAmount === undefined
-    ? { issues }
-    : { issues, value: { moneySplitPatch: entries, newGrossAmount } }
+  return { issues, value: newGrossAmount === undefined ? undefined : { moneySplitPatch: entries, newGrossAmount } }
 }

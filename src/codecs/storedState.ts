@@ -218,7 +218,7 @@ const readMetaData = (issues: Issues, u: unknown): MetaData | undefined => {
     const v: unknown = u[key]
     const broken = META_VALUE(v)
     if (broken === undefined) entries.push([key, v])
-    else add(issues, path, broken[0], broken[1])
+    else add(issues, path, broken[0], broken[1] as IssueParams)
   }
   // Object.fromEntries defines own data properties: a `__proto__` key stays plain data.
   return Object.fromEntries(entries) as MetaData

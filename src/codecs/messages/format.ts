@@ -5,7 +5,7 @@
  *
  * @module messages/format
  */
-import { hasOwn } from '../../internal/own.js'
+import { hasOwn, own } from '../../internal/own.js'
 import type { Issue, IssueParams, IssueReason, Messages } from '../../errors.js'
 
 /**
@@ -27,7 +27,7 @@ export const formatIssue = (
 ): string => {
   const template = messages[issue.reason]
   if (typeof template !== 'string') return issue.reason
-  const params = issue.params ?? {}
+  const params = (own(issue, 'params') as IssueParams | undefined) ?? {}
   // params are the rule's (never input), so plain reads are safe; a name they lack stays as written
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const v = hasOwn(params, name) ? params[name] : whole
