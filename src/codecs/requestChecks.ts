@@ -320,20 +320,19 @@ const checkSubscriptions = (issues: Issues, v: unknown): Obj[] => {
 
 const checkMetaData = (issues: Issues, v: unknown): MetaData => {
   if (v === undefined || !isObject(issues, v, 'metaData', -1)) return {}
-  // Object spread reads each own enumerable property of the input once and defines it on a fresh
-  // plain object as an own data property (CopyDataProperties): a `__proto__` or `constructor` key
-  // stays plain data and no prototype is touched. The rest works on that copy only.
-  const copy: Record<PropertyKey, unknown> = { ...v }
-  const keys = Object.keys(copy)
-  const n = keys.length
+  // Object.entries reads each own enumerable string-keyed property of the input once (symbol keys
+  // are not data a JSON body can carry: dropped like unknown fields), and Object.fromEntries
+  // defines each on a fresh plain object as an own data property: a `__proto__` or `constructor`
+  // key stays plain data and no prototype is touched.
+  const entries = Object.entries(v)
+  const n = entries.length
   if (n > MAX_METADATA_KEYS) fail(issues, 'metaData', 'too_many', { max: MAX_METADATA_KEYS })
   for (let i = 0; i < n && i < MAX_METADATA_KEYS; i++) {
-    const key = keys[i] as string
+    const [key, value] = entries[i] as [string, unknown]
     // the key as a path segment, cut when long (docs/rules.md C3, bounded errors); built only when an issue needs it
     const at = (): string => `metaData.${keySegment(key)}`
     if (key.length === 0) fail(issues, at, 'too_short', { min: 1 })
     else if (key.length > MAX_METADATA_KEY_LENGTH) fail(issues, at, 'too_long', { max: MAX_METADATA_KEY_LENGTH })
-    const value = copy[key]
     if (typeof value === 'string') {
       if (value.length > MAX_METADATA_VALUE_LENGTH) fail(issues, at, 'too_long', { max: MAX_METADATA_VALUE_LENGTH })
     } else if (typeof value === 'number') {
@@ -343,9 +342,7 @@ const checkMetaData = (issues: Issues, v: unknown): MetaData => {
       fail(issues, at, 'type', STRING)
     }
   }
-  // Symbol-keyed properties are not data a JSON body can carry: dropped like unknown fields.
-  for (const symbol of Object.getOwnPropertySymbols(copy)) Reflect.deleteProperty(copy, symbol)
-  return copy as MetaData
+  return Object.fromEntries(entries) as MetaData
 }
 
 /** The whole request, field by field in the order of docs/rules.md I2.1. */
