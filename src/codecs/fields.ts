@@ -1,8 +1,9 @@
 /**
  * The field checks that the codecs (`paysplit/codecs`, a create request) and `validateState` (a
  * stored payment) share: one generic check of a field's value against a rule per kind of field
- * (text, format, integer, one of, boolean), and issues whose message is one sentence, the path
- * then the rule broken (`moneySplitList.1.amount must be a safe integer of at least 0.`).
+ * (text, format, integer, one of, boolean, currency), each giving the reason and params of the
+ * issue it breaks (`too_small`, `{ min: 0 }`; docs/rules.md C12), and the issue list itself, which
+ * keeps the first 100 issues and counts the rest (docs/rules.md C3, bounded errors).
  *
  * Internal: not exported by any entry. Everything here is small and pure, so that a bundle that
  * imports only some of it (the codecs entry) keeps only that.

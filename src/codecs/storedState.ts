@@ -5,7 +5,7 @@
  *
  * The fields a payment shares with the create request (identifiers, UUIDs, texts, URLs, currency,
  * environment, gateway, the customer, webhook subscriptions, the splits' own fields) are checked
- * by the codecs' rules (src/codecs/fields.ts), with the codecs' messages (`<path> <rule>.`); what is only
+ * by the codecs' rules (src/codecs/fields.ts), with the codecs' reasons and messages; what is only
  * a state's (status, amounts and their invariants, splitIDs, KID, form attempts, allocation,
  * timestamps, version) is checked here. Where a state differs from a request: lengths are counted
  * in code points, not UTF-16 units, and a metaData key may be empty (both more lenient, so that no
@@ -588,9 +588,11 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
  * known fields of a {@link Payment}, or `initialState` for any object whose `status` is
  * `NoPayment`. Anything else gives `Left` with code `ValidationFailed` and one issue per problem
  * found (at most 100), each at a path below `state`: `state.grossAmount`,
- * `state.moneySplits.2.amount`, or `state` itself for a value that is not an object; each
- * message is the codecs' sentence, the path then the rule broken
- * (`state.moneySplits.2.amount must be a safe integer of at least 0.`). Numbers given as `-0`
+ * `state.moneySplits.2.amount`, or `state` itself for a value that is not an object; each with
+ * the codecs' reason and params (`too_small`, `{ min: 0 }`) and message (docs/decisions.md
+ * "Issues: reasons, catalogs and caps" maps the invariants of a state onto the reasons). Past 100
+ * issues a last `too_many_issues` counts those found before the walk stopped. Only own
+ * properties are read. Numbers given as `-0`
  * are copied as `0`, except in `metaData`.
  *
  * Checked: every field's type, format and limits (as on create), the kind against the gateway,
