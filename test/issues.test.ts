@@ -28,7 +28,7 @@ import {
 } from '../src/codecs.js'
 import { validateState } from '../src/codecs/storedState.js'
 import { transition } from '../src/decider.js'
-import { cardRequest, charge, complete, create, FEE_ACCOUNT, PARTNER, paymentAfter, run, SELLER } from './builders.js'
+import { cardRequest, complete, create, FEE_ACCOUNT, PARTNER, paymentAfter, SELLER } from './builders.js'
 import { cardPayment, charge as chargePayment, invoicePayment } from './fixtures.js'
 
 const left = <A>(r: E.Either<{ readonly issues?: ReadonlyArray<Issue> }, A>): ReadonlyArray<Issue> => {
@@ -427,7 +427,7 @@ describe('C12 Standard Schema v1: every codec a form uses carries ~standard (ven
       customerExternalID: null,
       customer: { email: 'kari@localhost' }
     }
-    const r = await resolver(values as never, undefined, { fields: {}, shouldUseNativeValidation: false, criteriaMode: 'all' } as never)
+    const r = await resolver(values, undefined, { fields: {}, shouldUseNativeValidation: false, criteriaMode: 'all' } as never)
     expect(r.values).toEqual({})
     const errors = r.errors as Record<string, unknown>
     const at = (path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], errors)
@@ -437,21 +437,17 @@ describe('C12 Standard Schema v1: every codec a form uses carries ~standard (ven
     expect(at('moneySplitList.1.connectedAccountID')).toMatchObject({ message: 'Must be a valid uuid.' })
     expect(at('customerExternalID')).toMatchObject({ message: 'Required.' })
     expect(at('customer.email')).toMatchObject({ message: 'Must be a valid email.' })
-    const good = await resolver(cardRequest() as never, undefined, { fields: {}, shouldUseNativeValidation: false } as never)
+    const good = await resolver(cardRequest(), undefined, { fields: {}, shouldUseNativeValidation: false })
     expect(good.errors).toEqual({})
     expect((good.values as { readonly grossAmount: number }).grossAmount).toBe(10000)
   })
 
   it('MoneySplitPatch through the resolver: entry errors at moneySplitPatch.<i>.<field>', async () => {
     const resolver = standardSchemaResolver(MoneySplitPatch)
-    const r = await resolver({ moneySplitPatch: [{ splitID: 1, updateType: 'DoNothing' }, { splitID: 0, updateType: 'UpdateAmount' }] } as never, undefined, { fields: {}, shouldUseNativeValidation: false } as never)
+    const r = await resolver({ moneySplitPatch: [{ splitID: 1, updateType: 'DoNothing' }, { splitID: 0, updateType: 'UpdateAmount' }] }, undefined, { fields: {}, shouldUseNativeValidation: false })
     const errors = r.errors as { moneySplitPatch?: Array<Record<string, { message?: string }> | undefined>; newGrossAmount?: { message?: string } }
     expect(errors.moneySplitPatch?.[1]?.['splitID']?.message).toBe('Must be at least 1.')
     expect(errors.moneySplitPatch?.[1]?.['newAmount']?.message).toBe('Required.')
     expect(errors.newGrossAmount?.message).toBe('Required.')
   })
 })
-
-// keep the builders used: run() is the decider loop the other suites use
-void run
-void charge

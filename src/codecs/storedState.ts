@@ -90,8 +90,7 @@ const MAX_ISSUES = 100
 const full = (issues: Issues): boolean => issues.length >= MAX_ISSUES
 
 /** Adds the issue of `reason` at "state.`path`" (counted only, past {@link MAX_ISSUES}). */
-const add = (issues: Issues, path: string, reason: IssueReason, params?: IssueParams): void =>
-  fail(issues, () => `state.${path}`, reason, params)
+const add = (issues: Issues, path: string, reason: IssueReason, params?: IssueParams): void => { fail(issues, () => `state.${path}`, reason, params); }
 
 // -------------------------------------------------------------------------------------
 // field rules (the shared ones are in src/codecs/fields.ts)
@@ -218,7 +217,7 @@ const readMetaData = (issues: Issues, u: unknown): MetaData | undefined => {
     const v: unknown = u[key]
     const broken = META_VALUE(v)
     if (broken === undefined) entries.push([key, v])
-    else add(issues, path, broken[0], broken[1] as IssueParams)
+    else add(issues, path, broken[0], hasOwn(broken, 1) ? broken[1] : undefined)
   }
   // Object.fromEntries defines own data properties: a `__proto__` key stays plain data.
   return Object.fromEntries(entries) as MetaData
