@@ -56,27 +56,29 @@ export type IssueCode = 'MissingCustomerExternalID' | 'ValidationFailed' | 'Gros
  * assert.strictEqual(issueReasons.length, 16)
  * assert.ok(issueReasons.includes('currency_minor_unit'))
  */
-export const issueReasons = [
-  'required',
-  'type',
-  'too_short',
-  'too_long',
-  'too_small',
-  'too_big',
-  'not_integer',
-  'too_few',
-  'too_many',
-  'format',
-  'not_one_of',
-  'unknown_currency',
-  'currency_minor_unit',
-  'fee_account_differs',
-  'sum_mismatch',
-  'too_many_issues'
-] as const
+export const issueReasons: ReadonlyArray<IssueReason> = /* @__PURE__ */ Object.freeze(
+  // the keys of a catalog are exactly the reasons (a catalog is a Record<IssueReason, string>)
+  /* @__PURE__ */ Object.keys(en) as IssueReason[]
+)
 
-/** One reason of {@link issueReasons}. */
-export type IssueReason = (typeof issueReasons)[number]
+/** One reason of {@link issueReasons}, the closed list of docs/rules.md C12. */
+export type IssueReason =
+  | 'required'
+  | 'type'
+  | 'too_short'
+  | 'too_long'
+  | 'too_small'
+  | 'too_big'
+  | 'not_integer'
+  | 'too_few'
+  | 'too_many'
+  | 'format'
+  | 'not_one_of'
+  | 'unknown_currency'
+  | 'currency_minor_unit'
+  | 'fee_account_differs'
+  | 'sum_mismatch'
+  | 'too_many_issues'
 
 /**
  * What a message needs besides the reason (`{ max: 255 }`, `{ allowed: ['test', 'production'] }`):
