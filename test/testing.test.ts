@@ -128,9 +128,11 @@ describe('paysplit/testing arbitraries', () => {
     )
   })
 
-  it('scenarios reach every status (statistics over 300 lives)', () => {
+  it('scenarios reach every status (statistics over 2000 lives, under the run\'s seed)', () => {
+    // the rarest status ends about 1.4 % of lives (300 lives missed one under 5 seeds of 300), so
+    // 2000 lives miss one with a chance near 10⁻¹²
     const statuses = new Set<string>()
-    for (const { commands } of fc.sample(scenarioArb({ maxCommands: 8 }), { numRuns: 300, seed: 7 })) statuses.add(runAll(commands).status)
+    for (const { commands } of fc.sample(scenarioArb({ maxCommands: 8 }), { numRuns: 2000 })) statuses.add(runAll(commands).status)
     expect([...statuses].sort()).toEqual(['Cancelled', 'Charged', 'Initiated', 'Refunded', 'Reserved'])
   })
 
