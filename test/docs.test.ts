@@ -41,7 +41,7 @@ const blocks = docs.flatMap((doc) => tsBlocks(doc, readFileSync(join(root, doc),
 
 /** Type-checks every block as a module of its own, in one program; the diagnostics of each block. */
 const check = (all: ReadonlyArray<Block>): ReadonlyArray<string> => {
-  const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, root)
+  const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(join(root, 'tsconfig.json'), (p) => ts.sys.readFile(p)).config, ts.sys, root)
   const options: ts.CompilerOptions = {
     ...parsed.options,
     // a snippet may import or bind a name only to show it; every other option of tsconfig.json holds
