@@ -170,7 +170,12 @@ describe('httpStatusOf (C6: a status for every error code)', () => {
     AdjustNotAllowedInStatus: 409,
     TransferNotAllowedInStatus: 409,
     ConcurrentModification: 409,
-    PayloadTooLarge: 413
+    PayloadTooLarge: 413,
+    DuplicateKid: 409,
+    CustomerNotFound: 404,
+    UnmatchedTransfer: 404,
+    InvalidContext: 500,
+    UnsupportedSchemaVersion: 500
   }
 
   it.each(Object.entries(expected))('%s → %i', (code, status) => {

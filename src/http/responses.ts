@@ -171,10 +171,13 @@ const statusByCode: Readonly<Record<WireErrorCode, number>> = {
   NothingToChange: 400,
   KidMismatch: 400,
   PaymentNotFound: 404,
+  CustomerNotFound: 404,
+  UnmatchedTransfer: 404,
   RouteNotFound: 404,
   MethodNotAllowed: 405,
   PaymentAlreadyExists: 409,
   DuplicateExternalPaymentReference: 409,
+  DuplicateKid: 409,
   FormNotUsedForInvoice: 409,
   FormNotAllowedInStatus: 409,
   ChargeNotAllowedForInvoice: 409,
@@ -188,15 +191,18 @@ const statusByCode: Readonly<Record<WireErrorCode, number>> = {
   AdjustNotAllowedInStatus: 409,
   TransferNotAllowedInStatus: 409,
   ConcurrentModification: 409,
-  PayloadTooLarge: 413
+  PayloadTooLarge: 413,
+  InvalidContext: 500,
+  UnsupportedSchemaVersion: 500
 }
 
 /**
  * The HTTP status of a failure (docs/rules.md C6): 400 for malformed or invalid input, 404 for an unknown
- * payment or route, 405 for a wrong method, 409 for a command the payment's kind or status
- * forbids and for conflicts (`NothingToRefund`, `PaymentAlreadyExists`,
- * `DuplicateExternalPaymentReference`, `ConcurrentModification`), 413 for a body over a server's
- * limit. A PaymentError is a WireError, so `httpStatusOf(paymentError)` works; a code paysplit
+ * payment, customer or route (and for a bank transfer no open invoice matches), 405 for a wrong
+ * method, 409 for a command the payment's kind or status forbids and for conflicts
+ * (`NothingToRefund`, `PaymentAlreadyExists`, `DuplicateExternalPaymentReference`, `DuplicateKid`,
+ * `ConcurrentModification`), 413 for a body over a server's limit, 500 for the service's own
+ * faults (`InvalidContext`, `UnsupportedSchemaVersion`). A PaymentError is a WireError, so `httpStatusOf(paymentError)` works; a code paysplit
  * does not know (a JavaScript caller's invention) gives 500.
  *
  * @example
