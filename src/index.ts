@@ -15,7 +15,7 @@ export { paymentDecider, replay, transition } from './decider.js'
 export type { Decider } from './decider.js'
 
 // the state
-export { initialState, isPayment, isTerminal } from './payment.js'
+export { initialState, isPayment, isTerminal, SCHEMA_VERSION } from './payment.js'
 export type {
   Allocation,
   FormAttempt,

@@ -21,7 +21,7 @@
  */
 import * as E from '../internal/either.js'
 import type { PaymentError } from '../errors.js'
-import { invalid, validationError } from '../errors.js'
+import { invalid, paymentError, validationError } from '../errors.js'
 import {
   AMOUNT,
   BOOLEAN,
@@ -55,7 +55,7 @@ import type {
   PaymentState,
   PaymentStatus
 } from '../payment.js'
-import { initialState } from '../payment.js'
+import { initialState, SCHEMA_VERSION } from '../payment.js'
 import type { Customer, MetaData, PaymentGateway, WebhookSubscription } from './requests.js'
 import {
   isTimestamp,
@@ -539,6 +539,7 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
   if (issues.length > 0) return E.left(validationError(issues.slice(0, MAX_ISSUES)))
 
   const p = {
+    schemaVersion: SCHEMA_VERSION,
     status,
     kind,
     paymentReferenceID,
@@ -609,6 +610,13 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
 export const validateState = (input: unknown): E.Either<PaymentError, PaymentState> => {
   if (!isRecord(input)) {
     return E.left(invalid('state', 'state must be an object: a payment, or { status: "NoPayment" }.'))
+  }
+  // docs/rules.md C11: 1 or absent is this release's shape; a higher integer is a newer release's
+  const schemaVersion = Object.hasOwn(input, 'schemaVersion') ? input['schemaVersion'] : undefined
+  if (schemaVersion !== undefined && schemaVersion !== SCHEMA_VERSION) {
+    return Number.isInteger(schemaVersion) && (schemaVersion as number) > SCHEMA_VERSION
+      ? E.left(paymentError('UnsupportedSchemaVersion', `The state was stored by a newer release (schemaVersion above ${SCHEMA_VERSION}); this release cannot read it.`))
+      : E.left(invalid('state.schemaVersion', `state.schemaVersion must be ${SCHEMA_VERSION}, or absent.`))
   }
   const status = input['status']
   if (status === 'NoPayment') return E.right(initialState)
