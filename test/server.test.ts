@@ -247,18 +247,19 @@ describe('routes over the wire (C6)', () => {
     )
   })
 
-  it('a known path with another method → 405 MethodNotAllowed with Allow: POST', async () => {
-    const r = await call(base, 'GET', '/payments')
+  it('a known path with another method → 405 MethodNotAllowed with its Allow header', async () => {
+    const r = await call(base, 'DELETE', '/payments')
     expect(r.status).toBe(405)
-    expect(r.headers.get('allow')).toBe('POST')
-    expect(r.body).toStrictEqual({ success: false, error: { code: 'MethodNotAllowed', message: 'This endpoint accepts POST only.' } })
+    expect(r.headers.get('allow')).toBe('GET, POST')
+    expect(r.body).toStrictEqual({ success: false, error: { code: 'MethodNotAllowed', message: 'This endpoint accepts GET, POST only.' } })
+    expect((await call(base, 'POST', '/payments/6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10')).headers.get('allow')).toBe('GET')
     expect((await call(base, 'DELETE', '/payments/6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10/cancel')).status).toBe(405)
   })
 
   it('a path id that is not a UUID, or that nobody created → 404 PaymentNotFound in the endpoint shape', async () => {
     expect(await call(base, 'POST', '/payments/nope/cancel')).toMatchObject({
       status: 404,
-      body: { response: null, success: false, error: 'No payment has the paymentReferenceID nope.' }
+      body: { response: null, success: false, error: 'No payment has this paymentReferenceID.' }
     })
     expect(await call(base, 'POST', '/payments/nope/charge')).toMatchObject({ status: 404, body: { success: false, error: expect.any(String) as string } })
     expect(await call(base, 'POST', '/payments/6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10/refund/partially', {})).toMatchObject({

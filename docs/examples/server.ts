@@ -23,7 +23,6 @@ import { pathToFileURL } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import { invalid, kid, type Payment, type PaymentError } from '../../src/index.js'
 import {
-  allowedMethods,
   completeForm,
   errorResponse,
   failForm,
@@ -129,6 +128,7 @@ const send = (res: ServerResponse, response: HttpResponse, headers: Record<strin
   res.writeHead(response.status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(json)),
+    ...(response.headers ?? {}),
     ...headers
   })
   res.end(json)
@@ -175,16 +175,26 @@ const field = (body: unknown, key: string): string | undefined => {
 const none: ReadonlyArray<string> = []
 
 /** The slice of the world a request can touch. */
-const keysOf = (route: Route, body: unknown, newId: string): SliceKeys => {
-  if (route.name !== 'createPayment') {
-    return { paymentReferenceIDs: [route.paymentReferenceID], externalPaymentReferenceIDs: none, customerExternalIDs: none }
-  }
-  const ext = field(body, 'externalPaymentReferenceID')
-  const customer = field(body, 'customerExternalID')
-  return {
-    paymentReferenceIDs: [newId],
-    externalPaymentReferenceIDs: ext === undefined ? none : [ext],
-    customerExternalIDs: customer === undefined ? none : [customer]
+const keysOf = (route: Route, body: unknown, newId: string, kid: string | undefined): SliceKeys => {
+  switch (route.name) {
+    case 'createPayment': {
+      const ext = field(body, 'externalPaymentReferenceID')
+      const customer = field(body, 'customerExternalID')
+      return {
+        paymentReferenceIDs: [newId],
+        externalPaymentReferenceIDs: ext === undefined ? none : [ext],
+        customerExternalIDs: customer === undefined ? none : [customer],
+        kids: kid === undefined ? none : [kid]
+      }
+    }
+    case 'findPayment': {
+      const ext = new URLSearchParams(route.query).getAll('externalPaymentReferenceID')
+      return { paymentReferenceIDs: none, externalPaymentReferenceIDs: ext.length === 1 ? ext : none, customerExternalIDs: none }
+    }
+    case 'getCustomer':
+      return { paymentReferenceIDs: none, externalPaymentReferenceIDs: none, customerExternalIDs: [route.customerExternalID] }
+    default:
+      return { paymentReferenceIDs: [route.paymentReferenceID], externalPaymentReferenceIDs: none, customerExternalIDs: none }
   }
 }
 
@@ -307,7 +317,7 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
    */
   const runCommitted = async <R>(
     keys: SliceKeys,
-    step: (world: World) => readonly [World, R, ReadonlyArray<WebhookDelivery>]
+    step: (world: World) => readonly [World, R, ReadonlyArray<WebhookDelivery>, ...unknown[]]
   ): Promise<R | undefined> => {
     for (let attempt = 1; attempt <= maxCommitAttempts; attempt++) {
       const before = await storage.load(keys)
@@ -331,8 +341,8 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
     const matched = matchRoute(method, path)
     if (E.isLeft(matched)) {
       req.resume()
-      const allow = allowedMethods(path)
-      send(res, mismatchResponse(matched.left), allow.length > 0 && matched.left.reason === 'MethodNotAllowed' ? { allow: allow.join(', ') } : {})
+      // a 405 carries its allow header in the response
+      send(res, mismatchResponse(matched.left))
       return
     }
     const route = matched.right
@@ -359,15 +369,14 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
       }
     }
     const newId = newPaymentId()
-    const response = await runCommitted(keysOf(route, body, newId), (world) => {
-      const ext = field(body, 'externalPaymentReferenceID')
-      const stored = ext === undefined ? undefined : world.references.get(ext)
-      const isInvoice = route.name === 'createPayment' && field(body, 'paymentGateway') === 'invoice'
+    // A fresh KID for every invoice create: a repeat ignores it (the stored invoice keeps its own),
+    // and the open invoices that hold it are loaded, so a clash is 409 DuplicateKid.
+    const kid = route.name === 'createPayment' && field(body, 'paymentGateway') === 'invoice' ? newKid() : undefined
+    const response = await runCommitted(keysOf(route, body, newId, kid), (world) => {
       const ctx: HandleContext = {
         at: clock(),
         paymentReferenceID: newId,
-        // A repeated create keeps the KID it was given, so that it compares equal.
-        ...(isInvoice ? { kid: stored?.kid ?? newKid() } : {}),
+        ...(kid !== undefined ? { kid } : {}),
         ...(catchAllUrl !== undefined ? { catchAllUrl } : {})
       }
       return handler(world, { method, path, body }, ctx)
@@ -395,7 +404,7 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
 
   const operation = async (
     paymentReferenceID: string,
-    op: (world: World, at: string) => readonly [World, E.Either<PaymentError, Payment>, ReadonlyArray<WebhookDelivery>]
+    op: (world: World, at: string) => readonly [World, E.Either<PaymentError, Payment>, ReadonlyArray<WebhookDelivery>, ...unknown[]]
   ): Promise<E.Either<PaymentError, Payment>> => {
     const keys: SliceKeys = { paymentReferenceIDs: [paymentReferenceID], externalPaymentReferenceIDs: none, customerExternalIDs: none }
     const result = await runCommitted(keys, (world) => op(world, clock()))
