@@ -21,6 +21,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
+import { Webhook } from 'standardwebhooks'
 import { invalid, kid, type Payment, type PaymentError } from '../../src/index.js'
 import {
   completeForm,
@@ -31,6 +32,7 @@ import {
   mismatchResponse,
   receiveTransfer,
   routeTakesBody,
+  webhookMessage,
   type HandleContext,
   type Handled,
   type HttpRequest,
@@ -60,6 +62,12 @@ export interface WebhookSenderOptions {
   readonly baseDelayMs?: number
   /** Time limit of one attempt. Default 5000 ms. */
   readonly timeoutMs?: number
+  /**
+   * The Standard Webhooks signing secret (`whsec_…`): every message is then signed
+   * (`webhook-signature`) with the `standardwebhooks` package, and receivers verify it with theirs.
+   * Without one, messages go out unsigned.
+   */
+  readonly secret?: string
 }
 
 /** Options of {@link createPaymentsServer}; every one has a default. */
@@ -211,7 +219,7 @@ class WebhookSender {
 
   constructor(
     private readonly storage: Storage,
-    private readonly options: Required<WebhookSenderOptions>,
+    private readonly options: Required<Omit<WebhookSenderOptions, 'secret'>> & { readonly secret?: string },
     private readonly log: (line: string) => void
   ) {}
 
@@ -235,21 +243,28 @@ class WebhookSender {
   }
 
   private async deliver(record: DeliveryRecord): Promise<void> {
-    const { maxAttempts, baseDelayMs, timeoutMs } = this.options
-    const body = JSON.stringify(record.payload)
+    const { maxAttempts, baseDelayMs, timeoutMs, secret } = this.options
+    const signer = secret === undefined ? undefined : new Webhook(secret)
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       let lastStatus: number | undefined
       let lastError: string | undefined
       try {
+        // a Standard Webhooks message, stamped and signed afresh for each attempt (docs/http.md)
+        const message = webhookMessage(
+          { url: record.url, eventType: record.eventType as WebhookDelivery['eventType'], payload: record.payload },
+          { timestamp: Math.floor(Date.now() / 1000) }
+        )
+        const signature = signer?.sign(message.id, new Date(message.timestamp * 1000), message.body)
         const res = await fetch(record.url, {
           method: 'POST',
           headers: {
-            'content-type': 'application/json',
+            ...message.headers,
+            ...(signature !== undefined ? { 'webhook-signature': signature } : {}),
             'x-paysplit-event-id': record.eventID,
             'x-paysplit-event-type': record.eventType,
             'x-paysplit-delivery-attempt': String(attempt)
           },
-          body,
+          body: message.body,
           signal: AbortSignal.timeout(timeoutMs)
         })
         await res.arrayBuffer().catch(() => undefined)
@@ -306,7 +321,8 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
     {
       maxAttempts: options.webhooks?.maxAttempts ?? 5,
       baseDelayMs: options.webhooks?.baseDelayMs ?? 200,
-      timeoutMs: options.webhooks?.timeoutMs ?? 5000
+      timeoutMs: options.webhooks?.timeoutMs ?? 5000,
+      ...(options.webhooks?.secret !== undefined ? { secret: options.webhooks.secret } : {})
     },
     log
   )
