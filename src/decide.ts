@@ -387,7 +387,7 @@ export const decideCreateDecoded = (
   const envelope = readEnvelope(command)
   if (E.isLeft(envelope)) return envelope
   if (isPayment(state)) {
-    return E.left(paymentError('PaymentAlreadyExists', `Payment ${state.paymentReferenceID} already exists; it cannot be created again.`))
+    return E.left(paymentError('PaymentAlreadyExists', 'The payment already exists; it cannot be created again.'))
   }
   return decideCreate(envelope.right, command.request)
 }
