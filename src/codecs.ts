@@ -6,12 +6,33 @@
  *
  * The checks live in `src/codecs/`: `requestChecks.ts` (the collectors the decider shares),
  * `fields.ts` and `validators.ts` (one rule per kind of field), `currencies.ts`, `decode.ts`
- * (the `decode*` functions and the io-ts codecs).
+ * (the `decode*` functions and the io-ts codecs), `standardSchema.ts` (their `~standard`),
+ * `messages/` (`formatIssue`, `flattenIssues` and one module per catalog, `en` and `nb`, so that
+ * a bundle ships only the catalogs it imports).
  *
  * @module codecs
  */
-export type { Issue, PaymentError } from './errors.js'
-export type { Environment, MetaData, PatchEntry, PaymentGateway, WebhookEventType } from './codecs/requests.js'
+export type { Issue, IssueCode, IssueParams, IssueReason, Messages, PaymentError } from './errors.js'
+export { issueReasons } from './errors.js'
+export type {
+  CustomerInput,
+  Environment,
+  FormValue,
+  MetaData,
+  MoneySplitPatchInput,
+  MoneySplitRequestInput,
+  PatchEntry,
+  PatchEntryInput,
+  PaymentGateway,
+  PaymentIntentRequestInput,
+  WebhookEventType,
+  WebhookSubscriptionInput
+} from './codecs/requests.js'
+export type { Codec } from './codecs/decode.js'
+export type { StandardIssue, StandardSchemaV1 } from './codecs/standardSchema.js'
+export { flattenIssues, formatIssue } from './codecs/messages/format.js'
+export { en } from './codecs/messages/en.js'
+export { nb } from './codecs/messages/nb.js'
 export {
   Customer,
   decodeMoneySplitPatch,

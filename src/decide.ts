@@ -16,8 +16,9 @@ import { validatePaymentIntentRequest } from './codecs/requestChecks.js'
 import type { MetaData, PaymentIntentRequest } from './codecs/requests.js'
 import type { Command, CommandType, CreatePayment } from './commands.js'
 import { commandTypes } from './commands.js'
-import type { Issue, PaymentError } from './errors.js'
+import type { PaymentError } from './errors.js'
 import { invalid, paymentError, validationError } from './errors.js'
+import { check, DESCRIPTION, fail, fieldError, format, type Issues, OBJECT, POSITIVE, STRING, TIMESTAMP, UUID } from './codecs/fields.js'
 import type {
   CustomerUpserted,
   InvoiceAdjusted,
@@ -42,7 +43,7 @@ import type { MoneySplit, Payment, PaymentState } from './payment.js'
 import { isPayment } from './payment.js'
 import type { PaymentCommandType } from './transitions.js'
 import { checkGuards } from './transitions.js'
-import { isAmount, isTimestamp, isUuid } from './codecs/validators.js'
+import { isTimestamp } from './codecs/validators.js'
 import { admitState } from './trustedState.js'
 
 // -------------------------------------------------------------------------------------
@@ -57,6 +58,9 @@ import { admitState } from './trustedState.js'
  * per property access in the source, so a helper that reads every key through one access
  * (megamorphic) costs several times as much as a property read of its own.
  */
+/** A valid KID (docs/rules.md C7). */
+const KID = /* @__PURE__ */ format(kidNumber.isValid, 'kid')
+
 const own = (o: object, key: string): unknown =>
   Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined
 
@@ -71,7 +75,7 @@ const knownTypes: ReadonlySet<unknown> = new Set(commandTypes)
 
 const readEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
   if (typeof command !== 'object' || command === null || Array.isArray(command)) {
-    return E.left(invalid('', 'A command must be an object with a type and an at.'))
+    return E.left(invalid('', 'type', OBJECT))
   }
   const c = command as Record<string, unknown>
   const type = Object.hasOwn(c, 'type') ? c['type'] : undefined
@@ -79,21 +83,12 @@ const readEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
   const typeKnown = knownTypes.has(type)
   const atValid = isTimestamp(at)
   if (typeKnown && atValid) return E.right({ type: type as CommandType, at, fields: command })
-  const issues: Array<Issue> = []
+  const issues: Issues = []
   if (!typeKnown) {
-    issues.push({
-      path: 'type',
-      code: 'ValidationFailed',
-      message: `type must be one of ${commandTypes.join(', ')}.`
-    })
+    if (type === undefined) fail(issues, 'type', 'required')
+    else fail(issues, 'type', 'not_one_of', { allowed: commandTypes })
   }
-  if (!atValid) {
-    issues.push({
-      path: 'at',
-      code: 'ValidationFailed',
-      message: 'at must be an ISO 8601 UTC timestamp with fractional seconds, such as 2026-11-21T10:00:00.000Z.'
-    })
-  }
+  check(issues, at, '', -1, 'at', TIMESTAMP, true)
   return E.left(validationError(issues))
 }
 
@@ -147,29 +142,17 @@ const decideCreate = (env: Envelope, decoded?: PaymentIntentRequest): E.Either<P
   const rawRequest = Object.hasOwn(f, 'request') ? f['request'] : undefined
   const rawKid = Object.hasOwn(f, 'kid') ? f['kid'] : undefined
   // a request the caller decoded already (decideCreateDecoded) is not decoded again
-  const checked = decoded !== undefined ? { issues: [], value: decoded } : validatePaymentIntentRequest(rawRequest)
-  const issues: Array<Issue> = [...checked.issues]
-  if (typeof paymentReferenceID !== 'string' || !isUuid(paymentReferenceID)) {
-    issues.push({
-      path: 'paymentReferenceID',
-      code: 'ValidationFailed',
-      message: 'paymentReferenceID must be a UUID (8-4-4-4-12 hexadecimal digits).'
-    })
-  }
+  const checked: { readonly issues: Issues; readonly value?: PaymentIntentRequest } =
+    decoded !== undefined ? { issues: [], value: decoded } : validatePaymentIntentRequest(rawRequest)
+  const issues = checked.issues
+  check(issues, paymentReferenceID, '', -1, 'paymentReferenceID', UUID, true)
   const gateway =
     checked.value !== undefined
       ? checked.value.paymentGateway
       : typeof rawRequest === 'object' && rawRequest !== null
         ? own(rawRequest, 'paymentGateway')
         : undefined
-  if (gateway === 'invoice' && !kidNumber.isValid(rawKid)) {
-    issues.push({
-      path: 'kid',
-      code: 'ValidationFailed',
-      message:
-        'An invoice needs a valid KID: 2 to 25 digits, the last a MOD10 or MOD11 check digit (or "-" for MOD11).'
-    })
-  }
+  if (gateway === 'invoice') check(issues, rawKid, '', -1, 'kid', KID, true)
   const request = checked.value
   if (issues.length > 0 || request === undefined) return E.left(validationError(issues))
   // the codec's fresh object, seen by no one else yet: the same key keeps its place
@@ -266,15 +249,15 @@ const receiveTransfer = (
   p: Payment,
   env: Envelope
 ): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
-  const amount = own(env.fields, 'amount')
-  if (!isAmount(amount) || amount < 1) {
-    return E.left(invalid('amount', 'amount must be a safe integer of at least 1 (minor units).'))
-  }
+  const amountIn = own(env.fields, 'amount')
+  const badAmount = fieldError('amount', amountIn, POSITIVE)
+  if (badAmount !== undefined) return E.left(badAmount)
+  const amount = amountIn as number
   if (amount > Number.MAX_SAFE_INTEGER - p.paidAmount) {
-    return E.left(invalid('amount', 'amount would take the paid total past the largest safe integer.'))
+    return E.left(invalid('amount', 'too_big', { max: Number.MAX_SAFE_INTEGER - p.paidAmount }))
   }
   const kid = own(env.fields, 'kid')
-  if (typeof kid !== 'string') return E.left(invalid('kid', 'kid must be a string.'))
+  if (typeof kid !== 'string') return E.left(kid === undefined ? invalid('kid', 'required') : invalid('kid', 'type', STRING))
   if (kid !== p.kid) {
     return E.left(
       paymentError('KidMismatch', `The transfer's KID ${kid.length > 40 ? kid.slice(0, 40) + '…' : kid} is not the KID of invoice ${p.paymentReferenceID}.`)
@@ -326,10 +309,9 @@ const decidePayment = (
     case 'FailPaymentForm': {
       const reason = own(env.fields, 'reason')
       if (reason === undefined) return E.right([{ type: 'PaymentFormFailed', at, paymentReferenceID: id }])
-      if (typeof reason !== 'string' || reason.length > 1000) {
-        return E.left(invalid('reason', 'reason, when given, must be a string of at most 1000 characters.'))
-      }
-      return E.right([{ type: 'PaymentFormFailed', at, paymentReferenceID: id, reason }])
+      const badReason = fieldError('reason', reason, DESCRIPTION)
+      if (badReason !== undefined) return E.left(badReason)
+      return E.right([{ type: 'PaymentFormFailed', at, paymentReferenceID: id, reason: reason as string }])
     }
     case 'ChargePayment':
       return E.right([charged(p, at, p.grossAmount)])
@@ -392,10 +374,8 @@ export const decideCreateDecoded = (
   return decideCreate(envelope.right, command.request)
 }
 
-export const unreadable: PaymentError = invalid(
-  '',
-  'The state or the command could not be read (a getter or proxy threw while it was validated).'
-)
+/** The state or the command could not be read (a getter or proxy threw while it was validated). */
+export const unreadable: PaymentError = invalid('', 'type', OBJECT)
 
 /**
  * Decides what a command does to a payment: the events it causes, or the error of the first rule

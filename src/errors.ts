@@ -6,6 +6,10 @@
  * @module errors
  */
 
+import { en } from './codecs/messages/en.js'
+import { formatIssue } from './codecs/messages/format.js'
+import { own } from './internal/own.js'
+
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
@@ -50,12 +54,61 @@ export type ErrorCode =
 export type IssueCode = 'MissingCustomerExternalID' | 'ValidationFailed' | 'GrossAmountMismatch'
 
 /**
+ * Every reason an {@link Issue} can give, a closed list (docs/rules.md C12): what a program reads
+ * to choose its own words, each with the `params` a message needs (docs/decisions.md "Issues:
+ * reasons, catalogs and caps").
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { issueReasons } from 'paysplit'
+ * assert.strictEqual(issueReasons.length, 16)
+ * assert.ok(issueReasons.includes('currency_minor_unit'))
+ */
+export const issueReasons: ReadonlyArray<IssueReason> = /* @__PURE__ */ Object.freeze(
+  // the keys of a catalog are exactly the reasons (a catalog is a Record<IssueReason, string>)
+  /* @__PURE__ */ Object.keys(en) as IssueReason[]
+)
+
+/** One reason of {@link issueReasons}, the closed list of docs/rules.md C12. */
+export type IssueReason =
+  | 'required'
+  | 'type'
+  | 'too_short'
+  | 'too_long'
+  | 'too_small'
+  | 'too_big'
+  | 'not_integer'
+  | 'too_few'
+  | 'too_many'
+  | 'format'
+  | 'not_one_of'
+  | 'unknown_currency'
+  | 'currency_minor_unit'
+  | 'fee_account_differs'
+  | 'sum_mismatch'
+  | 'too_many_issues'
+
+/**
+ * What a message needs besides the reason (`{ max: 255 }`, `{ allowed: ['test', 'production'] }`):
+ * limits, formats and allowed values of the rule, never a value of the input.
+ */
+export type IssueParams = Readonly<Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>>
+
+/** A message catalog: a template for every {@link IssueReason} (`{name}` stands for `params[name]`). */
+export type Messages = Readonly<Record<IssueReason, string>>
+
+/**
  * One problem found while validating input. `path` is relative to the validated value, with
- * array indexes as segments: `moneySplitList.1.amount`; the empty string is the value itself.
+ * array indexes as segments: `moneySplitList.1.amount`; the empty string is the value itself. An
+ * object key longer than 64 UTF-16 units is cut to its first 64 and `…`. `reason` and `params`
+ * say what is wrong for a program; `message` is `formatIssue(issue, en)`, which quotes neither the
+ * input nor the path.
  */
 export interface Issue {
   readonly path: string
   readonly code: IssueCode
+  readonly reason: IssueReason
+  readonly params?: IssueParams
   readonly message: string
 }
 
@@ -92,40 +145,72 @@ export interface PaymentError {
  */
 export const paymentError = (code: ErrorCode, message: string): PaymentError => ({ code, message })
 
-const precedence: ReadonlyArray<IssueCode> = [
-  'MissingCustomerExternalID',
-  'ValidationFailed',
-  'GrossAmountMismatch'
-]
+/**
+ * Builds one {@link Issue}, its `message` the English one (`formatIssue(issue, en)`).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { issue } from 'paysplit'
+ * assert.deepStrictEqual(issue('currency', 'currency_minor_unit'), {
+ *   path: 'currency', code: 'ValidationFailed', reason: 'currency_minor_unit',
+ *   message: 'Currency without hundredths: not supported.'
+ * })
+ */
+export const issue = (
+  path: string,
+  reason: IssueReason,
+  params?: IssueParams,
+  code: IssueCode = 'ValidationFailed'
+): Issue => {
+  const message = formatIssue({ reason, params }, en)
+  return params === undefined ? { path, code, reason, message } : { path, code, reason, params, message }
+}
+
+/**
+ * The most issues an error lists (docs/rules.md C3, bounded errors); past them one last issue at
+ * `''` with reason `too_many_issues` counts the rest.
+ *
+ * @internal
+ */
+export const MAX_ISSUES = 100
 
 /**
  * Builds the single error of a failed validation from every issue found: its `code` is the first
- * of `MissingCustomerExternalID`, `ValidationFailed`, `GrossAmountMismatch` that any issue has,
- * and its `message` names the first issue of that code and how many there are in all.
+ * of `MissingCustomerExternalID`, `ValidationFailed`, `GrossAmountMismatch` that any issue has
+ * (`issues.lost` names the best code of issues counted but not kept, when a collector dropped
+ * some), and its `message` a sentence that quotes no input. At most 100 issues are kept, then one
+ * at `''` with reason `too_many_issues` and `params.more` the number of the rest (those past the
+ * first 100 and `issues.more`, the number a collector counted without keeping).
  * `issues` must not be empty.
  *
  * @example
  * import * as assert from 'node:assert'
- * import { validationError } from 'paysplit'
+ * import { issue, validationError } from 'paysplit'
  * const e = validationError([
- *   { path: 'grossAmount', code: 'GrossAmountMismatch', message: 'grossAmount 100 differs from the sum of the splits, 90.' },
- *   { path: 'currency', code: 'ValidationFailed', message: 'currency must be an active ISO 4217 code.' }
+ *   issue('grossAmount', 'sum_mismatch', undefined, 'GrossAmountMismatch'),
+ *   issue('currency', 'unknown_currency')
  * ])
  * assert.strictEqual(e.code, 'ValidationFailed')
+ * assert.strictEqual(e.message, 'The input is not valid: 2 problems (see issues).')
  * assert.strictEqual(e.issues?.length, 2)
  */
-export const validationError = (issues: ReadonlyArray<Issue>): PaymentError => {
-  let code: IssueCode = 'ValidationFailed'
-  for (const c of precedence) {
-    if (issues.some((i) => i.code === c)) {
-      code = c
-      break
-    }
-  }
-  const first = issues.find((i) => i.code === code) ?? issues[0]
-  const head = first === undefined ? 'The input is not valid.' : first.message
-  const more = issues.length > 1 ? ` (${String(issues.length)} problems in all; see issues.)` : ''
-  return { code, message: head + more, issues }
+export const validationError = (
+  issues: ReadonlyArray<Issue> & { readonly more?: number; readonly lost?: IssueCode }
+): PaymentError => {
+  // the counters a collector keeps on its list, read as own properties only
+  const counted = (own(issues, 'more') as number | undefined) ?? 0
+  const lost = own(issues, 'lost')
+  const more = counted + Math.max(0, issues.length - MAX_ISSUES)
+  const has = (c: IssueCode): boolean => lost === c || issues.some((i) => i.code === c)
+  const code: IssueCode = has('MissingCustomerExternalID')
+    ? 'MissingCustomerExternalID'
+    : has('ValidationFailed') || !has('GrossAmountMismatch')
+      ? 'ValidationFailed'
+      : 'GrossAmountMismatch'
+  const total = issues.length + counted
+  const message = `The input is not valid${total > 0 ? `: ${total} problem${total > 1 ? 's' : ''} (see issues)` : ''}.`
+  const kept = more > 0 ? [...issues.slice(0, MAX_ISSUES), issue('', 'too_many_issues', { more })] : issues
+  return { code, message, issues: kept }
 }
 
 /**
@@ -134,9 +219,9 @@ export const validationError = (issues: ReadonlyArray<Issue>): PaymentError => {
  * @example
  * import * as assert from 'node:assert'
  * import { invalid } from 'paysplit'
- * const e = invalid('at', 'at must be an ISO 8601 UTC timestamp with fractional seconds.')
+ * const e = invalid('at', 'format', { format: 'timestamp' })
  * assert.strictEqual(e.code, 'ValidationFailed')
- * assert.strictEqual(e.issues?.[0]?.path, 'at')
+ * assert.deepStrictEqual(e.issues?.[0], { path: 'at', code: 'ValidationFailed', reason: 'format', params: { format: 'timestamp' }, message: 'Must be a valid timestamp.' })
  */
-export const invalid = (path: string, message: string): PaymentError =>
-  validationError([{ path, code: 'ValidationFailed', message }])
+export const invalid = (path: string, reason: IssueReason, params?: IssueParams): PaymentError =>
+  validationError([issue(path, reason, params)])

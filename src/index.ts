@@ -68,8 +68,8 @@ export { checkGuards, edges, guards } from './transitions.js'
 export type { Edge, Guard, PaymentCommandType } from './transitions.js'
 
 // errors
-export { invalid, paymentError, validationError } from './errors.js'
-export type { ErrorCode, Issue, IssueCode, PaymentError } from './errors.js'
+export { invalid, issue, issueReasons, paymentError, validationError } from './errors.js'
+export type { ErrorCode, Issue, IssueCode, IssueParams, IssueReason, Messages, PaymentError } from './errors.js'
 
 // money splits, patches and settlement
 export { applyPatch, toAdjustedSplits, toRefundedSplits } from './patches.js'

@@ -140,7 +140,7 @@ const isValid = (s: unknown): boolean => {
  */
 const create = (base: string, algorithm: KidAlgorithm): E.Either<PaymentError, string> => {
   if (typeof base !== 'string' || !isBase(base)) {
-    return E.left(invalid('kid', 'The base of a KID must be 1 to 24 digits (0-9).'))
+    return E.left(typeof base === 'string' ? invalid('kid', 'format', { format: 'kid' }) : invalid('kid', 'type', { expected: 'string' }))
   }
   switch (algorithm) {
     case 'mod10':
@@ -150,7 +150,7 @@ const create = (base: string, algorithm: KidAlgorithm): E.Either<PaymentError, s
     default: {
       const _exhaustive: never = algorithm
       _exhaustive satisfies never
-      return E.left(invalid('algorithm', "The KID algorithm must be 'mod10' or 'mod11'."))
+      return E.left(invalid('algorithm', 'not_one_of', { allowed: ['mod10', 'mod11'] }))
     }
   }
 }

@@ -11,7 +11,7 @@
  */
 import * as E from './internal/either.js'
 import { invalid, validationError, type PaymentError } from './errors.js'
-import { fail, type Issues } from './codecs/fields.js'
+import { AMOUNT, check, fail, type Issues, POSITIVE } from './codecs/fields.js'
 import type { MoneySplit, Payment } from './payment.js'
 import { guarded, increaseError, indexSplits, mismatchError, nothingToChange, tally } from './patches.js'
 import type { MoneySplitPatch, PatchEntry } from './codecs/requests.js'
@@ -88,7 +88,7 @@ export const proportionalPatch = (
   guarded('amount', () => {
     const includeFees = options?.includeFees ?? true
     if (typeof includeFees !== 'boolean') {
-      return E.left(invalid('includeFees', 'includeFees must be a boolean.'))
+      return E.left(invalid('includeFees', 'type', { expected: 'boolean' }))
     }
     const splits = indexSplits(payment.moneySplits).splits
     const n = splits.length
@@ -97,12 +97,8 @@ export const proportionalPatch = (
     for (const s of splits) if (touched(s)) total += s.amount
     if (!Number.isSafeInteger(amount) || amount < 1 || amount > total) {
       return E.left(
-        invalid(
-          'amount',
-          total === 0
-            ? 'amount cannot be removed: the splits it may touch hold nothing.'
-            : `amount must be a whole number from 1 to ${total} (the total of the splits it may touch).`
-        )
+        // the bound is the total of the splits the amount may touch
+        Number.isSafeInteger(amount) ? (amount < 1 ? invalid('amount', 'too_small', { min: 1 }) : invalid('amount', 'too_big', { max: total })) : invalid('amount', 'not_integer')
       )
     }
 
@@ -212,15 +208,13 @@ export const deleteSplitsPatch = (
 ): E.Either<PaymentError, MoneySplitPatch> =>
   guarded('splitIDs', () => {
     if (!Array.isArray(splitIDs)) {
-      return E.left(invalid('splitIDs', 'splitIDs must be an array of splitIDs.'))
+      return E.left(invalid('splitIDs', 'type', { expected: 'array' }))
     }
     const ids: ReadonlyArray<unknown> = splitIDs
     const issues: Issues = []
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k]
-      if (!(typeof id === 'number' && Number.isSafeInteger(id) && id >= 1)) {
-        fail(issues, `splitIDs.${k}`, 'must be a splitID, a whole number from 1')
-      }
+      check(issues, id, 'splitIDs', k, '', POSITIVE, true)
     }
     if (issues.length > 0) return E.left(validationError(issues))
     const index = indexSplits(payment.moneySplits)
@@ -278,7 +272,7 @@ export const setAmountsPatch = (
 ): E.Either<PaymentError, MoneySplitPatch> =>
   guarded('amounts', () => {
     if (!Array.isArray(amounts)) {
-      return E.left(invalid('amounts', 'amounts must be an array of { splitID, amount }.'))
+      return E.left(invalid('amounts', 'type', { expected: 'array' }))
     }
     const given: ReadonlyArray<unknown> = amounts
     const ids: number[] = new Array<number>(given.length)
@@ -288,19 +282,19 @@ export const setAmountsPatch = (
       const at = `amounts.${k}`
       const entry = given[k]
       if (typeof entry !== 'object' || entry === null) {
-        fail(issues, at, 'must be { splitID, amount }')
+        fail(issues, at, 'type', { expected: 'object' })
         continue
       }
       const { splitID, amount } = entry as { readonly splitID?: unknown; readonly amount?: unknown }
       if (typeof splitID === 'number' && Number.isSafeInteger(splitID) && splitID >= 1) {
         ids[k] = splitID
       } else {
-        fail(issues, `${at}.splitID`, 'must be a splitID, a whole number from 1')
+        check(issues, splitID, at, -1, 'splitID', POSITIVE, true)
       }
       if (typeof amount === 'number' && Number.isSafeInteger(amount) && amount >= 0) {
         values[k] = amount
       } else {
-        fail(issues, `${at}.amount`, 'must be a whole number of minor units, 0 or more')
+        check(issues, amount, at, -1, 'amount', AMOUNT, true)
       }
     }
     if (issues.length > 0) return E.left(validationError(issues))

@@ -10,7 +10,7 @@
  * @module patches
  */
 import * as E from './internal/either.js'
-import { invalid, paymentError, validationError, type Issue, type PaymentError } from './errors.js'
+import { invalid, issue, paymentError, validationError, type Issue, type PaymentError } from './errors.js'
 import type { AdjustedSplit, RefundedSplit } from './events.js'
 import type { MoneySplit, Payment } from './payment.js'
 import { walkMoneySplitPatch, type PatchEntrySink } from './codecs/requestChecks.js'
@@ -350,7 +350,7 @@ export const guarded = <A>(path: string, f: () => E.Either<PaymentError, A>): E.
   try {
     return f()
   } catch {
-    return E.left(invalid(path, `${path === '' ? /* v8 ignore next -- unreachable: every caller names a non-empty path */ 'The input' : path} could not be read.`))
+    return E.left(invalid(path, 'type', { expected: 'object' }))
   }
 }
 
@@ -537,10 +537,7 @@ const applyMatched = (
       default:
         if (first === undefined && !restInOrder(splits, splitIDs, i + 1, previous)) return OUT_OF_ORDER
         return E.left(
-          invalid(
-            `moneySplitPatch.${String(k)}.updateType`,
-            'updateType must be UpdateAmount, DoDeleteSplitEntry or DoNothing.'
-          )
+          invalid(`moneySplitPatch.${String(k)}.updateType`, 'not_one_of', { allowed: ['UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing'] })
         )
     }
     if (amount < 0) {
@@ -560,14 +557,7 @@ const applyMatched = (
   }
 
   if (patch.newGrossAmount !== sumAfter) {
-    const issue: Issue = {
-      path: 'newGrossAmount',
-      code: 'GrossAmountMismatch',
-      message:
-        `newGrossAmount ${String(patch.newGrossAmount)} differs from the sum of the splits ` +
-        `after the patch, ${String(sumAfter)}.`
-    }
-    return E.left(validationError([issue]))
+    return E.left(validationError([issue('newGrossAmount', 'sum_mismatch', undefined, 'GrossAmountMismatch')]))
   }
   if (changes.length === 0) return E.left(nothingToChange())
   if (freeze) Object.freeze(splitList)

@@ -220,7 +220,10 @@ describe('failure bodies (C6)', () => {
   })
 
   it('every other endpoint: { success: false, error: { code, message, issues? } }, with the split lists of a PatchSplitMismatch', () => {
-    const issues = [{ path: 'currency', code: 'ValidationFailed' as const, message: 'currency must be an ISO 4217 code.' }]
+    const issues = [
+      { path: 'currency', code: 'ValidationFailed' as const, reason: 'unknown_currency' as const, message: 'Unknown currency code.' },
+      { path: 'grossAmount', code: 'ValidationFailed' as const, reason: 'too_small' as const, params: { min: 1 }, message: 'Must be at least 1.' }
+    ]
     expect(errorResponse('createPayment', { code: 'ValidationFailed', message: 'bad', issues })).toStrictEqual({
       status: 400,
       body: { success: false, error: { code: 'ValidationFailed', message: 'bad', issues } }

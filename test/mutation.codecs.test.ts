@@ -1,7 +1,7 @@
 /**
  * Tests written against the survivors of a Stryker run on `src/codecs.ts` (docs/testing.md,
- * "Mutation testing"): the sentences of the list, metaData, subscription and customer checks
- * (an issue's message is part of the contract), the exact limits of the split, subscription and
+ * "Mutation testing"): the reasons and params of the list, metaData, subscription and customer
+ * checks (an issue's reason, params and en message are part of the contract, docs/rules.md C12), the exact limits of the split, subscription and
  * metaData lists (nothing past a limit is checked), the split counts for which the sum is compared
  * with `grossAmount`, and what `walkMoneySplitPatch` hands to its sink. Named after the behaviour,
  * not after the mutants; the comments name the mutants (lines as of commit 4770b89). The
@@ -14,7 +14,7 @@ import {
   decodePaymentIntentRequest
 } from '../src/codecs.js'
 import { validatePaymentIntentRequest, walkMoneySplitPatch } from '../src/codecs/requestChecks.js'
-import type { Issue } from '../src/codecs.js'
+import { en, formatIssue, type Issue, type IssueParams, type IssueReason } from '../src/codecs.js'
 import { cardRequest, FEE_ACCOUNT, PARTNER, SELLER } from './builders.js'
 
 /** The issues of a request that must be refused. */
@@ -24,7 +24,14 @@ const issuesOf = (request: unknown): ReadonlyArray<Issue> => {
   return r.left.issues ?? []
 }
 
-const invalid = (path: string, message: string): Issue => ({ path, code: 'ValidationFailed', message })
+/** The issue of `reason` at `path`, its message the en one (docs/rules.md C12). */
+const invalid = (path: string, reason: IssueReason, params?: IssueParams): Issue => ({
+  path,
+  code: 'ValidationFailed',
+  reason,
+  ...(params === undefined ? {} : { params }),
+  message: formatIssue({ reason, params }, en)
+})
 
 /** `n` valid splits of 1 each to the seller, none a fee. */
 const splitsOf = (n: number): Array<Record<string, unknown>> =>
@@ -40,23 +47,23 @@ describe('moneySplitList: what the list must be, in words', () => {
   it('a moneySplitList that is no array must be an array of splits (it is not "required": it is there)', () => {
     // kills 237:26 (`v === undefined` → true), 237:60 (template → ``), 325:53 ('splits' → "")
     expect(issuesOf(cardRequest({ moneySplitList: 'three splits' }))).toEqual([
-      invalid('moneySplitList', 'moneySplitList must be an array of splits.')
+      invalid('moneySplitList', 'type', { expected: 'array' })
     ])
     expect(issuesOf(cardRequest({ moneySplitList: { 0: splitsOf(1)[0] } }))).toEqual([
-      invalid('moneySplitList', 'moneySplitList must be an array of splits.')
+      invalid('moneySplitList', 'type', { expected: 'array' })
     ])
   })
 
   it('an absent moneySplitList is required', () => {
     expect(issuesOf(cardRequest({ moneySplitList: undefined }))).toEqual([
-      invalid('moneySplitList', 'moneySplitList is required.')
+      invalid('moneySplitList', 'required')
     ])
   })
 
   it('an empty moneySplitList must hold at least one split, and its sum 0 is not compared with grossAmount', () => {
     // kills 326:35 ('must hold at least one split' → "")
     expect(issuesOf(cardRequest({ moneySplitList: [] }))).toEqual([
-      invalid('moneySplitList', 'moneySplitList must hold at least one split.')
+      invalid('moneySplitList', 'too_few', { min: 1 })
     ])
   })
 })
@@ -67,7 +74,7 @@ describe('moneySplitList: at most 500 splits, and nothing past the 500th is chec
     // 501st entry checked, its issues added)
     for (const extra of [{}, null, 'x', { connectedAccountID: 'nope', amount: -1, isFee: 'no' }]) {
       expect(issuesOf(cardRequest({ moneySplitList: [...splitsOf(500), extra] })), JSON.stringify(extra)).toEqual([
-        invalid('moneySplitList', 'moneySplitList must hold at most 500 splits.')
+        invalid('moneySplitList', 'too_many', { max: 500 })
       ])
     }
   })
@@ -77,7 +84,7 @@ describe('moneySplitList: at most 500 splits, and nothing past the 500th is chec
     const list: unknown[] = splitsOf(500)
     list.length = 501
     expect(issuesOf(cardRequest({ moneySplitList: list }))).toEqual([
-      invalid('moneySplitList', 'moneySplitList must hold at most 500 splits.')
+      invalid('moneySplitList', 'too_many', { max: 500 })
     ])
   })
 
@@ -87,12 +94,12 @@ describe('moneySplitList: at most 500 splits, and nothing past the 500th is chec
     const ok = decodePaymentIntentRequest(cardRequest({ moneySplitList: splits, grossAmount: 500 }))
     expect(E.isRight(ok) && ok.right.moneySplitList.length).toBe(500)
     expect(issuesOf(cardRequest({ moneySplitList: splits, grossAmount: 501 }))).toEqual([
-      { path: 'grossAmount', code: 'GrossAmountMismatch', message: 'grossAmount must be the sum of the split amounts, 500.' }
+      { path: 'grossAmount', code: 'GrossAmountMismatch', reason: 'sum_mismatch', message: en.sum_mismatch }
     ])
     expect(issuesOf(cardRequest({ moneySplitList: [...splitsOf(499), {}], grossAmount: 499 }))).toEqual([
-      invalid('moneySplitList.499.connectedAccountID', 'moneySplitList.499.connectedAccountID is required.'),
-      invalid('moneySplitList.499.amount', 'moneySplitList.499.amount is required.'),
-      invalid('moneySplitList.499.isFee', 'moneySplitList.499.isFee is required.')
+      invalid('moneySplitList.499.connectedAccountID', 'required'),
+      invalid('moneySplitList.499.amount', 'required'),
+      invalid('moneySplitList.499.isFee', 'required')
     ])
   })
 })
@@ -101,7 +108,7 @@ describe('moneySplitList: the rules across the splits', () => {
   it('a single split: its amount must be grossAmount', () => {
     // kills 331:13 (`n >= 1` → `n > 1`: the sum of a single split not compared)
     expect(issuesOf(cardRequest({ moneySplitList: splitsOf(1), grossAmount: 2 }))).toEqual([
-      { path: 'grossAmount', code: 'GrossAmountMismatch', message: 'grossAmount must be the sum of the split amounts, 1.' }
+      { path: 'grossAmount', code: 'GrossAmountMismatch', reason: 'sum_mismatch', message: en.sum_mismatch }
     ])
     expect(E.isRight(decodePaymentIntentRequest(cardRequest({ moneySplitList: splitsOf(1), grossAmount: 1 })))).toBe(true)
   })
@@ -115,7 +122,7 @@ describe('moneySplitList: the rules across the splits', () => {
       { connectedAccountID: PARTNER, amount: 1, isFee: false }
     ]
     expect(issuesOf(cardRequest({ moneySplitList: list, grossAmount: 1 }))).toEqual([
-      invalid('moneySplitList', 'moneySplitList amounts must add up to at most 9007199254740991.')
+      invalid('moneySplitList', 'too_big', { max: 9007199254740991 })
     ])
   })
 
@@ -128,7 +135,7 @@ describe('moneySplitList: the rules across the splits', () => {
       { connectedAccountID: PARTNER, amount: 1000, isFee: true }
     ]
     expect(issuesOf(cardRequest({ moneySplitList: list }))).toEqual([
-      invalid('moneySplitList.3.connectedAccountID', 'moneySplitList.3.connectedAccountID must be the fee account of moneySplitList.1.')
+      invalid('moneySplitList.3.connectedAccountID', 'fee_account_differs')
     ])
   })
 })
@@ -141,27 +148,25 @@ describe('webhookSubscriptions: what a subscription and the list must be, in wor
   it('a subscription without an eventType: its eventType is required', () => {
     // kills 395:7 (→ false), 395:7 (`===` → `!==`), 396:11 ('is required' → "")
     expect(issuesOf(cardRequest({ webhookSubscriptions: [{ url: subscription.url }] }))).toEqual([
-      invalid('webhookSubscriptions.0.eventType', 'webhookSubscriptions.0.eventType is required.')
+      invalid('webhookSubscriptions.0.eventType', 'required')
     ])
   })
 
   it('an unknown eventType (null included) must be one of the seven, listed, short or long', () => {
     // kills 395:7 (→ true), 395:7 (`===` → `!==`), 397:11 (template → ``), 397:52 (', ' → "")
-    const message =
-      'webhookSubscriptions.1.eventType must be one of Initiated, Reserved, Charged, Cancelled, Refunded, ' +
-      'PartiallyRefunded, InvoiceAdjusted (or the same + "Payment").'
+    const allowed = ['Initiated', 'Reserved', 'Charged', 'Cancelled', 'Refunded', 'PartiallyRefunded', 'InvoiceAdjusted']
     for (const eventType of ['Paid', null, 7, 'chargedPayment']) {
       expect(
         issuesOf(cardRequest({ webhookSubscriptions: [subscription, { ...subscription, eventType }] })),
         String(eventType)
-      ).toEqual([invalid('webhookSubscriptions.1.eventType', message)])
+      ).toEqual([invalid('webhookSubscriptions.1.eventType', 'not_one_of', { allowed })])
     }
   })
 
   it('webhookSubscriptions that is no array must be an array of subscriptions', () => {
     // kills 405:60 ('subscriptions' → "")
     expect(issuesOf(cardRequest({ webhookSubscriptions: subscription }))).toEqual([
-      invalid('webhookSubscriptions', 'webhookSubscriptions must be an array of subscriptions.')
+      invalid('webhookSubscriptions', 'type', { expected: 'array' })
     ])
   })
 })
@@ -179,7 +184,7 @@ describe('webhookSubscriptions: at most 20, and nothing past the 20th is checked
     holed.length = 21
     for (const list of [[...twenty, {}], [...twenty, 'x'], [...twenty, { eventType: 'Paid', url: 'ftp://x' }], holed]) {
       expect(issuesOf(cardRequest({ webhookSubscriptions: list }))).toEqual([
-        invalid('webhookSubscriptions', 'webhookSubscriptions must hold at most 20 subscriptions.')
+        invalid('webhookSubscriptions', 'too_many', { max: 20 })
       ])
     }
   })
@@ -197,7 +202,7 @@ describe('metaData: at most 50 keys, and nothing past the 50th is checked', () =
     const r = decodePaymentIntentRequest(cardRequest({ metaData: keys(50) }))
     expect(E.isRight(r) && Object.keys(r.right.metaData)).toHaveLength(50)
     expect(issuesOf(cardRequest({ metaData: { ...keys(49), key49: {} } }))).toEqual([
-      invalid('metaData.key49', 'metaData.key49 must be a string, finite number, boolean or null.')
+      invalid('metaData.key49', 'type', { expected: 'string' })
     ])
   })
 
@@ -205,7 +210,7 @@ describe('metaData: at most 50 keys, and nothing past the 50th is checked', () =
     // kills 424:28 (→ true: every key checked) and 424:28 (`<=`: the 51st key checked)
     for (const extra of [{ key50: {} }, { key50: 'x'.repeat(501) }, { ['k'.repeat(41)]: 1 }, { key50: 1, key51: NaN }]) {
       expect(issuesOf(cardRequest({ metaData: { ...keys(50), ...extra } })), Object.keys(extra).join()).toEqual([
-        invalid('metaData', 'metaData must have at most 50 keys.')
+        invalid('metaData', 'too_many', { max: 50 })
       ])
     }
   })
@@ -216,15 +221,15 @@ describe('metaData: what a key and a value must be, in words', () => {
     // kills 427:39 (template → ``)
     const long = 'k'.repeat(41)
     expect(issuesOf(cardRequest({ metaData: { '': 'a', [long]: 'b', ['k'.repeat(40)]: 'c' } }))).toEqual([
-      invalid('metaData.', 'metaData. key must be 1–40 characters.'),
-      invalid(`metaData.${long}`, `metaData.${long} key must be 1–40 characters.`)
+      invalid('metaData.', 'too_short', { min: 1 }),
+      invalid(`metaData.${long}`, 'too_long', { max: 40 })
     ])
   })
 
   it('a string value must be at most 500 characters', () => {
     // kills 432:41 (template → ``)
     expect(issuesOf(cardRequest({ metaData: { ok: 'x'.repeat(500), note: 'x'.repeat(501) } }))).toEqual([
-      invalid('metaData.note', 'metaData.note must be at most 500 characters.')
+      invalid('metaData.note', 'too_long', { max: 500 })
     ])
   })
 
@@ -233,9 +238,9 @@ describe('metaData: what a key and a value must be, in words', () => {
     expect(
       issuesOf(cardRequest({ metaData: { a: null, b: false, c: -1.5, d: Infinity, e: [], f: undefined } }))
     ).toEqual([
-      invalid('metaData.d', 'metaData.d must be a string, finite number, boolean or null.'),
-      invalid('metaData.e', 'metaData.e must be a string, finite number, boolean or null.'),
-      invalid('metaData.f', 'metaData.f must be a string, finite number, boolean or null.')
+      invalid('metaData.d', 'type', { expected: 'number' }), // Infinity is no JSON number
+      invalid('metaData.e', 'type', { expected: 'string' }),
+      invalid('metaData.f', 'type', { expected: 'string' })
     ])
   })
 })
@@ -245,11 +250,11 @@ describe('metaData: what a key and a value must be, in words', () => {
 // -------------------------------------------------------------------------------------
 
 describe('customerExternalID: a missing one says it is required', () => {
-  it('absent, null or empty: "customerExternalID is required." with its own code', () => {
+  it('absent, null or empty: required, with its own code', () => {
     // kills 475:40 ('is required' → "")
     for (const customerExternalID of [undefined, null, '']) {
       expect(issuesOf(cardRequest({ customerExternalID })), String(customerExternalID)).toEqual([
-        { path: 'customerExternalID', code: 'MissingCustomerExternalID', message: 'customerExternalID is required.' }
+        { path: 'customerExternalID', code: 'MissingCustomerExternalID', reason: 'required', message: en.required }
       ])
     }
   })
@@ -264,7 +269,7 @@ describe('moneySplitPatch: what the list must be, in words', () => {
     // kills 584:53 ('patch entries' → "")
     const r = decodeMoneySplitPatch({ moneySplitPatch: { splitID: 1, updateType: 'DoNothing' }, newGrossAmount: 0 })
     expect(E.isLeft(r) && r.left.issues).toEqual([
-      invalid('moneySplitPatch', 'moneySplitPatch must be an array of patch entries.')
+      invalid('moneySplitPatch', 'type', { expected: 'array' })
     ])
   })
 })

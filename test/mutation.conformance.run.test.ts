@@ -412,7 +412,7 @@ const search = async (extra: Partial<CheckServiceOptions>, adapter: Adapter): Pr
 const PINS: Record<string, unknown> = {
   "every member: trace": {
     "length": 49,
-    "digest": "88331797eef42249",
+    "digest": "9c990a5e652b84ad",
     "sample": [
       "POST /payments/ffffffff-ffff-4fff-bfff-ffffffffffff/cancel",
       "GET /payments",
@@ -449,15 +449,15 @@ const PINS: Record<string, unknown> = {
   },
   "send only: trace": {
     "length": 34,
-    "digest": "81ee58472955a4c1"
+    "digest": "078dfd5f80e439cc"
   },
   "completeForm only: trace": {
     "length": 18,
-    "digest": "b1625693812ce745"
+    "digest": "7dd39cdf941460e5"
   },
   "failForm and transfer: trace": {
     "length": 32,
-    "digest": "ddb763c81dce8a98",
+    "digest": "e7014e3b96924749",
     "transfers": [
       "transfer #2 148268 900000027",
       "transfer #11 122251 900000175"
@@ -693,10 +693,10 @@ const PINS: Record<string, unknown> = {
         "  ← 201 {\"paymentIntent\":{\"moneySplit\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"insertTime\":\"<time>\",\"isFee\":false,\"paymentReferenceID\":\"<payment 1>\",\"splitID\":1}],\"paymentCreated\":{\"chargeImmediately\":true,\"chargedAmount\":0,\"createdAt\":\"<time>\",\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"excessRefundedAmount\":0,\"externalPaymentReferenceID\":…",
         "completeForm <payment 1>  (model: Charged)",
         "POST /payments/<payment 1>/refund/partially {\"moneySplitPatch\":[],\"newGrossAmount\":0}",
-        "  ← 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\"}],\"message\":\"<text>\"},\"success\":false}",
+        "  ← 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\",\"reason\":\"sum_mismatch\"}],\"message\":\"<text>\"},\"success\":false}",
         "✗ response differs",
         "  expected (model): 400 {\"error\":{\"code\":\"PatchSplitMismatch\",\"message\":\"<text>\",\"missing\":[1],\"repeated\":[],\"unknown\":[]},\"success\":false}",
-        "  received (service): 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\"}],\"message\":\"<text>\"},\"success\":false}",
+        "  received (service): 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\",\"reason\":\"sum_mismatch\"}],\"message\":\"<text>\"},\"success\":false}",
         "  at body.error.code: expected \"PatchSplitMismatch\", received \"GrossAmountMismatch\"",
         "  at body.error.missing: expected [1], received undefined",
         "  at body.error.repeated: expected [], received undefined",
@@ -716,10 +716,10 @@ const PINS: Record<string, unknown> = {
         "  ← 201 {\"paymentIntent\":{\"moneySplit\":[{\"amount\":1,\"connectedAccountID\":\"00000000-0000-0000-0000-000000000000\",\"insertTime\":\"<time>\",\"isFee\":false,\"paymentReferenceID\":\"<payment 1>\",\"splitID\":1}],\"paymentCreated\":{\"chargedAmount\":0,\"createdAt\":\"<time>\",\"currency\":\"AED\",\"customerExternalID\":\"customer-0\",\"environment\":\"test\",\"excessRefundedAmount\":0,\"externalPaymentReferenceID\":\"order-0\",\"failedUrl\":…",
         "transfer <payment 1>  (model: Charged)",
         "POST /payments/<payment 1>/refund/partially {\"moneySplitPatch\":[],\"newGrossAmount\":0}",
-        "  ← 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\"}],\"message\":\"<text>\"},\"success\":false}",
+        "  ← 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\",\"reason\":\"sum_mismatch\"}],\"message\":\"<text>\"},\"success\":false}",
         "✗ response differs",
         "  expected (model): 400 {\"error\":{\"code\":\"PatchSplitMismatch\",\"message\":\"<text>\",\"missing\":[1],\"repeated\":[],\"unknown\":[]},\"success\":false}",
-        "  received (service): 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\"}],\"message\":\"<text>\"},\"success\":false}",
+        "  received (service): 400 {\"error\":{\"code\":\"GrossAmountMismatch\",\"issues\":[{\"code\":\"GrossAmountMismatch\",\"message\":\"<text>\",\"path\":\"newGrossAmount\",\"reason\":\"sum_mismatch\"}],\"message\":\"<text>\"},\"success\":false}",
         "  at body.error.code: expected \"PatchSplitMismatch\", received \"GrossAmountMismatch\"",
         "  at body.error.missing: expected [1], received undefined",
         "  at body.error.repeated: expected [], received undefined",
@@ -834,11 +834,11 @@ const PINS: Record<string, unknown> = {
   },
   "nextStep: every step": {
     "length": 173,
-    "digest": "ee258ae7f71ffa79"
+    "digest": "78c733f068eadf6b"
   },
   "nextStep: send only, invoices": {
     "length": 80,
-    "digest": "6d15e22e36044725"
+    "digest": "f1499d2ea0c8a601"
   },
   "a raised split answers ValidationFailed (an invoice)": {
     "path": "424:2:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:2|EE///6:9",
@@ -882,7 +882,7 @@ const PINS: Record<string, unknown> = {
   },
   "nextStep: a Reserved card": {
     "length": 84,
-    "digest": "cc61574d0fba2063"
+    "digest": "23f18bb6c8a77dfc"
   }
 }
 const pinned = (name: string, actual: unknown): void => {

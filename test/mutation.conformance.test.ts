@@ -494,10 +494,10 @@ describe('checkService in process: broken services', () => {
       commands: 'create(invalid)',
       counterexample: [
         'POST /payments {"chargeImmediately":false,"currency":"AED","environment":"test","externalPaymentReferenceID":"order-1001","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","successUrl":"http://a.aa","webhook…',
-        '  ← 422 {"error":{"code":"MissingCustomerExternalID","issues":[{"code":"MissingCustomerExternalID","message":"<text>","path":"customerExternalID"}],"message":"<text>"},"success":false}',
+        '  ← 422 {"error":{"code":"MissingCustomerExternalID","issues":[{"code":"MissingCustomerExternalID","message":"<text>","path":"customerExternalID","reason":"required"}],"message":"<text>"},"success":false}',
         '✗ response differs',
-        '  expected (model): 400 {"error":{"code":"MissingCustomerExternalID","issues":[{"code":"MissingCustomerExternalID","message":"<text>","path":"customerExternalID"}],"message":"<text>"},"success":false}',
-        '  received (service): 422 {"error":{"code":"MissingCustomerExternalID","issues":[{"code":"MissingCustomerExternalID","message":"<text>","path":"customerExternalID"}],"message":"<text>"},"success":false}',
+        '  expected (model): 400 {"error":{"code":"MissingCustomerExternalID","issues":[{"code":"MissingCustomerExternalID","message":"<text>","path":"customerExternalID","reason":"required"}],"message":"<text>"},"success":false}',
+        '  received (service): 422 {"error":{"code":"MissingCustomerExternalID","issues":[{"code":"MissingCustomerExternalID","message":"<text>","path":"customerExternalID","reason":"required"}],"message":"<text>"},"success":false}',
         '  at status: expected 400, received 422'
       ]
     })

@@ -2,8 +2,9 @@
  * Kills the mutants Stryker left alive in src/kid.ts (docs/testing.md, "Mutation testing"):
  * C7 allows digits only in the base of a KID, and a base with another character must be
  * refused whatever its check digit says; and C2 wants each error to carry "a sentence a
- * person can read", so the sentences of `kid.create` are pinned to what they must tell.
+ * person can read", so the issues of `kid.create` are pinned to what they must tell.
  */
+import { issue } from '../src/errors.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { kid } from '../src/kid.js'
@@ -35,23 +36,20 @@ describe('C7: only digits before the check', () => {
   })
 })
 
-describe('kid.create: the sentences say what a base and an algorithm must be', () => {
-  it('a bad base: the sentence names the KID base and the 1 to 24 digits it must have', () => {
+describe('kid.create: the issues say what a base and an algorithm must be', () => {
+  it('a bad base: a kid format issue (a non-string: a type issue)', () => {
     for (const bad of ['', '9'.repeat(25), '12a']) {
       const e = errorOf(kid.create(bad, 'mod10'))
       expect(e.code).toBe('ValidationFailed')
-      expect(e.issues?.[0]?.message).toBe('The base of a KID must be 1 to 24 digits (0-9).')
-      expect(e.message).toBe('The base of a KID must be 1 to 24 digits (0-9).')
+      expect(e.issues).toEqual([issue('kid', 'format', { format: 'kid' })])
+      expect(e.issues?.[0]?.message).toBe('Must be a valid kid.')
     }
+    expect(errorOf(kid.create(123 as never, 'mod10')).issues).toEqual([issue('kid', 'type', { expected: 'string' })])
   })
 
-  it('an unknown algorithm: the sentence names the two algorithms', () => {
+  it('an unknown algorithm: the issue lists the two algorithms', () => {
     const e = errorOf(kid.create('123', 'mod12' as never))
-    expect(e.issues?.[0]).toEqual({
-      path: 'algorithm',
-      code: 'ValidationFailed',
-      message: "The KID algorithm must be 'mod10' or 'mod11'."
-    })
-    expect(e.message).toMatch(/'mod10' or 'mod11'/)
+    expect(e.issues).toEqual([issue('algorithm', 'not_one_of', { allowed: ['mod10', 'mod11'] })])
+    expect(e.issues?.[0]?.message).toBe('Must be one of: mod10, mod11.')
   })
 })

@@ -20,22 +20,23 @@ import { FEE_ACCOUNT, KID, OTHER_ACCOUNT, SELLER, atOf, cardRequest, idOf, invoi
 
 const ctx = { at: atOf(1), paymentReferenceID: idOf(1) }
 
-const UNREADABLE = 'The world, the request or the context could not be read: give a World from paysplit and plain objects.'
+/** The one issue of a world, request or context that cannot be read: not a plain object. */
+const UNREADABLE = { path: '', code: 'ValidationFailed', reason: 'type', params: { expected: 'object' }, message: 'Must be of type object.' }
 
 /** The 400 of a world, request or context that cannot be read. */
 const unreadableResponse = {
   status: 400,
   body: {
     success: false,
-    error: { code: 'ValidationFailed', message: UNREADABLE, issues: [{ path: '', code: 'ValidationFailed', message: UNREADABLE }] }
+    error: { code: 'ValidationFailed', message: 'The input is not valid: 1 problem (see issues).', issues: [UNREADABLE] }
   }
 }
 
 /** The error of a form or bank operation given something that cannot be read. */
 const unreadableError = {
   code: 'ValidationFailed',
-  message: UNREADABLE,
-  issues: [{ path: '', code: 'ValidationFailed', message: UNREADABLE }]
+  message: 'The input is not valid: 1 problem (see issues).',
+  issues: [UNREADABLE]
 }
 
 /** A request that matches no route: 404 RouteNotFound when the world and context are readable. */
@@ -185,8 +186,13 @@ describe('completeForm, failForm, receiveTransfer: what they refuse before the d
     // kills 110:72 (`u !== null` → true), 110:47 (`&&` → `||`; isObject → true): `null.amount` would throw
     const [world] = create(emptyWorld, invoiceRequest(), idOf(1), KID)
     const [after, result] = receiveTransfer(world, idOf(1), null as never, { at: atOf(2) })
-    const message = 'amount must be a safe integer of at least 1 (minor units).'
-    expect(result).toStrictEqual(E.left({ code: 'ValidationFailed', message, issues: [{ path: 'amount', code: 'ValidationFailed', message }] }))
+    expect(result).toStrictEqual(
+      E.left({
+        code: 'ValidationFailed',
+        message: 'The input is not valid: 1 problem (see issues).',
+        issues: [{ path: 'amount', code: 'ValidationFailed', reason: 'required', message: 'Required.' }]
+      })
+    )
     expect(after).toBe(world)
   })
 

@@ -1,7 +1,7 @@
 /**
  * Tests written against the survivors of a Stryker run on `src/codecs/storedState.ts` (validateState) below
  * line 350, `src/errors.ts` and `src/codecs/currencies.ts` (docs/testing.md, "Mutation testing"): the
- * sentences of the list, metaData and split checks (an issue's message is part of the contract),
+ * reasons of the list, metaData and split checks (an issue's reason and params are part of the contract),
  * the exact limits of the subscription and metaData lists and of the sum of the amounts, the
  * surrogate pairs a length counts as one character, the stop at 100 issues, the fields a valid
  * state comes back without (absent, not `undefined`), the list shared by `moneySplits` and an
@@ -12,8 +12,8 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import type { Issue } from '../src/errors.js'
-import { validationError } from '../src/errors.js'
+import type { Issue, IssueParams, IssueReason } from '../src/errors.js'
+import { issue, validationError } from '../src/errors.js'
 import type { Payment, PaymentState } from '../src/payment.js'
 import { validateState } from '../src/codecs/storedState.js'
 import { MAX_METADATA_KEYS, MAX_SUBSCRIPTIONS } from '../src/codecs/validators.js'
@@ -44,7 +44,8 @@ const paymentOf = (input: unknown): Payment => {
 /** A state as it comes back from storage: plain JSON, sharing nothing. */
 const stored = (p: Payment): Payment => JSON.parse(JSON.stringify(p)) as Payment
 
-const invalid = (path: string, message: string): Issue => ({ path, code: 'ValidationFailed', message })
+/** The issue of `reason` at `path` (its message the en one, docs/rules.md C12). */
+const invalid = (path: string, reason: IssueReason, params?: IssueParams): Issue => issue(path, reason, params)
 
 /** The card payment of the fixtures, charged: its allocation holds exactly its splits. */
 const chargedCard = (): Payment => stored(charge(cardPayment()))
@@ -60,7 +61,7 @@ describe('validateState: a length counts a surrogate pair, and only a pair, as o
     return E.isLeft(r) ? (r.left.issues ?? []) : []
   }
   const tooLong = (key: string): ReadonlyArray<Issue> => [
-    invalid(`state.metaData.${key}`, `state.metaData.${key} key must be at most 40 characters.`)
+    invalid(`state.metaData.${key}`, 'too_long', { max: 40 })
   ]
 
   it('40 pairs of the first high and the first low surrogate (80 units) are 40 characters and fit', () => {
@@ -120,7 +121,7 @@ describe('validateState: stops reading a list once it has found 100 issues', () 
     })
     const issues = issuesOf({ ...stored(cardPayment()), moneySplits: list })
     expect(issues).toHaveLength(100)
-    expect(issues[99]).toEqual(invalid('state.moneySplits.99', 'state.moneySplits.99 must be an object.'))
+    expect(issues[99]).toEqual(invalid('state.moneySplits.99', 'type', { expected: 'object' }))
     expect(reads).toBe(0)
   })
 })
@@ -166,17 +167,17 @@ describe('validateState: at most 20 webhook subscriptions, each with its url', (
   it('21 subscriptions: the list must hold at most 20, in those words', () => {
     // kills 177:41 (template → ``)
     expect(issuesOf({ ...stored(cardPayment()), webhookSubscriptions: subscriptions(21) })).toEqual([
-      invalid('state.webhookSubscriptions', 'state.webhookSubscriptions must hold at most 20 subscriptions.')
+      invalid('state.webhookSubscriptions', 'too_many', { max: 20 })
     ])
   })
 
   it('a subscription without an eventType or a url is refused: both are required', () => {
     // kills 188:84 (the eventType's `required` true → false: the subscription dropped without a word)
     expect(issuesOf({ ...stored(cardPayment()), webhookSubscriptions: [{ url: 'https://shop.example/hooks' }] })).toEqual([
-      invalid('state.webhookSubscriptions.0.eventType', 'state.webhookSubscriptions.0.eventType is required.')
+      invalid('state.webhookSubscriptions.0.eventType', 'required')
     ])
     expect(issuesOf({ ...stored(cardPayment()), webhookSubscriptions: [{ eventType: 'Charged' }] })).toEqual([
-      invalid('state.webhookSubscriptions.0.url', 'state.webhookSubscriptions.0.url is required.')
+      invalid('state.webhookSubscriptions.0.url', 'required')
     ])
   })
 })
@@ -193,7 +194,7 @@ describe('validateState: at most 50 metaData keys, each of at most 40 characters
   it('51 keys: metaData must have at most 50 keys, in those words', () => {
     // kills 200:29 (template → ``)
     expect(issuesOf({ ...stored(cardPayment()), metaData: metaData(51) })).toEqual([
-      invalid('state.metaData', 'state.metaData must have at most 50 keys.')
+      invalid('state.metaData', 'too_many', { max: 50 })
     ])
   })
 
@@ -201,7 +202,7 @@ describe('validateState: at most 50 metaData keys, each of at most 40 characters
     // kills 207:25 (template → ``)
     const key = 'k'.repeat(41)
     expect(issuesOf({ ...stored(cardPayment()), metaData: { [key]: 1 } })).toEqual([
-      invalid(`state.metaData.${key}`, `state.metaData.${key} key must be at most 40 characters.`)
+      invalid(`state.metaData.${key}`, 'too_long', { max: 40 })
     ])
   })
 })
@@ -214,7 +215,7 @@ describe('validateState: the list of splits', () => {
   it('moneySplits that is no array gets that one issue, and no sum to compare with grossAmount', () => {
     // kills 252:7 (`n < 0` → false: an empty list of sum 0 read, and grossAmount 10000 reported)
     expect(issuesOf({ ...stored(cardPayment()), moneySplits: 'three splits' })).toEqual([
-      invalid('state.moneySplits', 'state.moneySplits must be an array.')
+      invalid('state.moneySplits', 'type', { expected: 'array' })
     ])
   })
 
@@ -223,7 +224,7 @@ describe('validateState: the list of splits', () => {
     const input = stored(cardPayment())
     const moneySplits = input.moneySplits.map((s, i) => (i === 1 ? { ...s, splitID: 1 } : s))
     expect(issuesOf({ ...input, moneySplits })).toEqual([
-      invalid('state.moneySplits.1.splitID', 'state.moneySplits.1.splitID must be greater than the splitID before it.')
+      invalid('state.moneySplits.1.splitID', 'too_small', { min: 'moneySplits.0.splitID + 1' })
     ])
   })
 
@@ -232,7 +233,7 @@ describe('validateState: the list of splits', () => {
     const input = stored(cardPayment())
     const moneySplits = input.moneySplits.map((s, i) => (i === 0 ? { ...s, paymentReferenceID: ids.invoicePayment } : s))
     expect(issuesOf({ ...input, moneySplits })).toEqual([
-      invalid('state.moneySplits.0.paymentReferenceID', "state.moneySplits.0.paymentReferenceID must be the payment's paymentReferenceID.")
+      invalid('state.moneySplits.0.paymentReferenceID', 'not_one_of', { allowed: ['paymentReferenceID'] })
     ])
   })
 
@@ -241,14 +242,14 @@ describe('validateState: the list of splits', () => {
     const input = stored(cardPayment())
     const moneySplits = input.moneySplits.map((s, i) => (i === 0 ? { ...s, paymentReferenceID: 'nope' } : s))
     expect(issuesOf({ ...input, moneySplits })).toEqual([
-      invalid('state.moneySplits.0.paymentReferenceID', 'state.moneySplits.0.paymentReferenceID must be a UUID (8-4-4-4-12 hex digits).')
+      invalid('state.moneySplits.0.paymentReferenceID', 'format', { format: 'uuid' })
     ])
   })
 
   it("a payment's paymentReferenceID that is no UUID gets one issue, none for the splits", () => {
     // kills 272:30 (`paymentReferenceID !== undefined` → true)
     expect(issuesOf({ ...stored(cardPayment()), paymentReferenceID: 'nope' })).toEqual([
-      invalid('state.paymentReferenceID', 'state.paymentReferenceID must be a UUID (8-4-4-4-12 hex digits).')
+      invalid('state.paymentReferenceID', 'format', { format: 'uuid' })
     ])
   })
 
@@ -293,7 +294,7 @@ describe('validateState: an allocation equal to the splits is their very list, a
     const input = chargedCard()
     const allocation = input.allocation.map((a, i) => (i === 2 ? { ...a, splitID: 4 } : a))
     expect(issuesOf({ ...input, allocation })).toEqual([
-      invalid('state.moneySplits.2.splitID', 'state.moneySplits.2.splitID must be in the allocation made at the charge (split 3 is not).')
+      invalid('state.moneySplits.2.splitID', 'not_one_of', { allowed: ['allocation.*.splitID'] })
     ])
   })
 
@@ -302,8 +303,8 @@ describe('validateState: an allocation equal to the splits is their very list, a
     const input = chargedCard()
     const allocation = input.allocation.map((a, i) => (i === 0 ? { ...a, isFee: true } : a))
     expect(issuesOf({ ...input, allocation })).toEqual([
-      invalid('state.moneySplits.0.isFee', 'state.moneySplits.0.isFee must be the isFee allocated to split 1.'),
-      invalid('state.allocation.0.connectedAccountID', 'state.allocation.0.connectedAccountID must be the fee account of every other fee entry.')
+      invalid('state.moneySplits.0.isFee', 'not_one_of', { allowed: ['allocation.0.isFee'] }),
+      invalid('state.allocation.0.connectedAccountID', 'fee_account_differs')
     ])
   })
 })
@@ -312,18 +313,18 @@ describe('validateState: an allocation equal to the splits is their very list, a
 // src/errors.ts, src/codecs/currencies.ts
 // -------------------------------------------------------------------------------------
 
-describe('validationError: the message names the first issue of the code it reports', () => {
-  it('is the first ValidationFailed issue when a GrossAmountMismatch comes before it', () => {
-    // kills errors.ts 117:17 (`??` → `&&`), 117:29 (the finder → `() => undefined`), 117:36 (its
-    // test → true, → false, `===` → `!==`): each names issues[0], the GrossAmountMismatch
+describe('validationError: the code is the first in precedence that any issue has; the message counts the issues and quotes none', () => {
+  it('is ValidationFailed when a GrossAmountMismatch comes before a ValidationFailed issue', () => {
     const issues: ReadonlyArray<Issue> = [
-      { path: 'grossAmount', code: 'GrossAmountMismatch', message: 'grossAmount 100 differs from the sum of the splits, 90.' },
-      { path: 'currency', code: 'ValidationFailed', message: 'currency must be an active ISO 4217 code.' }
+      issue('grossAmount', 'sum_mismatch', undefined, 'GrossAmountMismatch'),
+      issue('currency', 'unknown_currency')
     ]
     expect(validationError(issues)).toEqual({
       code: 'ValidationFailed',
-      message: 'currency must be an active ISO 4217 code. (2 problems in all; see issues.)',
+      message: 'The input is not valid: 2 problems (see issues).',
       issues
     })
+    expect(validationError([issues[0] as Issue]).code).toBe('GrossAmountMismatch')
+    expect(validationError([...issues, issue('customerExternalID', 'required', undefined, 'MissingCustomerExternalID')]).code).toBe('MissingCustomerExternalID')
   })
 })

@@ -44,7 +44,7 @@ describe('a one-of rule lists the values it accepts', () => {
   it('environment must be one of test, production', () => {
     const r = decodePaymentIntentRequest(cardRequest({ environment: 'staging' }))
     expect(E.isLeft(r) && r.left.issues).toEqual([
-      { path: 'environment', code: 'ValidationFailed', message: 'environment must be one of test, production.' }
+      { path: 'environment', code: 'ValidationFailed', reason: 'not_one_of', params: { allowed: ['test', 'production'] }, message: 'Must be one of: test, production.' }
     ])
   })
 })

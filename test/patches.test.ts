@@ -225,7 +225,8 @@ describe('applyPatch: C4 rules', () => {
       {
         path: 'newGrossAmount',
         code: 'GrossAmountMismatch',
-        message: 'newGrossAmount 750 differs from the sum of the splits after the patch, 700.'
+        reason: 'sum_mismatch',
+        message: 'Must be the sum of the split amounts.'
       }
     ])
   })

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { MoneySplitPatch, MoneySplitRequest, PaymentIntentRequest } from '../src/codecs.js'
 import { transition } from '../src/decider.js'
 import { evolve } from '../src/evolve.js'
-import { validationError } from '../src/errors.js'
+import { issue, validationError } from '../src/errors.js'
 import type { PaymentEvent } from '../src/events.js'
 import { emptyWorld, handle, receiveTransfer } from '../src/http.js'
 import { applyPatch } from '../src/patches.js'
@@ -68,9 +68,9 @@ describe('decider: the remaining branches', () => {
 })
 
 describe('errors, payment, webhooks, service: the remaining branches', () => {
-  it('validationError of no issue still reads, and of one issue has no count', () => {
+  it('validationError of no issue still reads, and of one issue counts one problem', () => {
     expect(validationError([])).toMatchObject({ code: 'ValidationFailed', message: 'The input is not valid.' })
-    expect(validationError([{ path: 'a', code: 'ValidationFailed', message: 'a is bad.' }]).message).toBe('a is bad.')
+    expect(validationError([issue('a', 'required')]).message).toBe('The input is not valid: 1 problem (see issues).')
   })
 
   it('isTerminal: Cancelled and Refunded only', () => {

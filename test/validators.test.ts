@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { currencyCodes, isCurrencyCode } from '../src/codecs/currencies.js'
+import { currencyCodes, isCurrencyCode, isListedCurrency } from '../src/codecs/currencies.js'
 import {
   hasSpaceOrControl,
   isAmount,
@@ -414,8 +414,8 @@ describe('parseWebhookEventType (C5, long forms accepted)', () => {
 })
 
 describe('isCurrencyCode (C3: an active ISO 4217 code, upper case, on the list)', () => {
-  it('accepts every listed code and the usual ones', () => {
-    expect(currencyCodes.length).toBeGreaterThan(150)
+  it('accepts every listed code with hundredths and the usual ones', () => {
+    expect(currencyCodes.length).toBe(138)
     expect(new Set(currencyCodes).size).toBe(currencyCodes.length)
     for (const c of currencyCodes) expect(isCurrencyCode(c), c).toBe(true)
     for (const c of [
@@ -425,19 +425,20 @@ describe('isCurrencyCode (C3: an active ISO 4217 code, upper case, on the list)'
       'EUR',
       'USD',
       'GBP',
-      'JPY',
       'CHF',
       'XCG',
       'ZWG',
       'SLE',
       'VES',
       'VED',
-      'XOF',
-      'XAF',
-      'XPF',
       'XCD'
     ]) {
       expect(isCurrencyCode(c), c).toBe(true)
+    }
+    // listed, but without hundredths (C3 currency minor unit)
+    for (const c of ['JPY', 'XOF', 'XAF', 'XPF', 'KWD']) {
+      expect(isListedCurrency(c), c).toBe(true)
+      expect(isCurrencyCode(c), c).toBe(false)
     }
   })
 
@@ -452,7 +453,15 @@ describe('isCurrencyCode (C3: an active ISO 4217 code, upper case, on the list)'
       'TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV WST XAF XCD XCG XOF XPF YER ' +
       'ZAR ZMW ZWG'
     ).split(' ')
-    expect(currencyCodes).toEqual(listed)
+    // the codes whose ISO 4217 minor unit is not a hundredth: listed, but refused (C3 currency)
+    const notHundredths = new Set(
+      'BHD BIF CLF CLP DJF GNF IQD ISK JOD JPY KMF KRW KWD LYD OMR PYG RWF TND UGX UYI UYW VND VUV XAF XOF XPF'.split(' ')
+    )
+    expect(listed.length).toBe(164)
+    for (const c of notHundredths) expect(listed.includes(c), c).toBe(true)
+    expect(currencyCodes).toEqual(listed.filter((c) => !notHundredths.has(c)))
+    for (const c of listed) expect(isListedCurrency(c), c).toBe(true)
+    for (const c of notHundredths) expect(isCurrencyCode(c), c).toBe(false)
     expect(Object.isFrozen(currencyCodes)).toBe(true)
   })
 

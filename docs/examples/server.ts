@@ -380,7 +380,7 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
       try {
         body = JSON.parse(read.text)
       } catch {
-        send(res, errorResponse(route.name, invalid('', 'The request body is not valid JSON.')))
+        send(res, errorResponse(route.name, { ...invalid('', 'type', { expected: 'object' }), message: 'The request body is not valid JSON.' }))
         return
       }
     }

@@ -5,10 +5,12 @@
  * the format predicates a form needs field by field.
  *
  * Every rule of docs/rules.md C3 is checked and every problem is collected, each as an
- * `Issue` `{ path, code, message }` with a path relative to the body
- * (`moneySplitList.1.amount`) and a message that is one sentence, the path then the rule broken
- * (`moneySplitList.1.amount must be a safe integer of at least 0.`; "The input" stands for the
- * empty path of the body itself). Decoding:
+ * `Issue` `{ path, code, reason, params?, message }` with a path relative to the body
+ * (`moneySplitList.1.amount`; '' for the body itself), a `reason` from the closed list
+ * `issueReasons` with the `params` its message needs (`too_small`, `{ min: 0 }`), and the English
+ * message of that reason (`Must be at least 0.`), which quotes neither the input nor the path
+ * (docs/rules.md C12). At most 100 issues are listed, then one `too_many_issues` issue counts the
+ * rest (docs/rules.md C3, bounded errors). Every codec is also a Standard Schema v1. Decoding:
  *
  * - reads every property of the input once, and only own properties (inherited ones count as
  *   absent); a property whose value is `undefined` counts as absent too; `null` is never a
@@ -40,6 +42,11 @@ import { validationError } from '../errors.js'
 import type { PaymentError } from '../errors.js'
 import type {
   Customer as CustomerType,
+  CustomerInput,
+  MoneySplitPatchInput,
+  MoneySplitRequestInput,
+  PaymentIntentRequestInput,
+  WebhookSubscriptionInput,
   MoneySplitPatch as MoneySplitPatchType,
   MoneySplitRequest as MoneySplitRequestType,
   PaymentIntentRequest as PaymentIntentRequestType,
@@ -68,6 +75,7 @@ import {
   validatePaymentIntentRequest,
   type Validated
 } from './requestChecks.js'
+import { standard, type StandardSchemaV1 } from './standardSchema.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -224,15 +232,22 @@ export const decodeMoneySplitPatch = (input: unknown): Either<PaymentError, Mone
 // -------------------------------------------------------------------------------------
 
 /**
+ * A codec of `paysplit/codecs`: an io-ts `Type` that is also a Standard Schema v1
+ * (`~standard`, vendor `paysplit`, synchronous `validate`; docs/rules.md C12).
+ */
+export type Codec<Input, A> = t.Type<A> & StandardSchemaV1<Input, A>
+
+/**
  * The io-ts codec `name` of a collector: `decode` gives one io-ts error per issue (context key =
  * the issue's path, message = the issue's message); `is` holds for what the collector accepts
- * and `decoded` (the decoded form) holds for; `encode` is an identity copy.
+ * and `decoded` (the decoded form) holds for; `encode` is an identity copy; `~standard` validates
+ * as a Standard Schema.
  */
-const codec = <A>(
+const codec = <Input, A>(
   name: string,
   collector: (u: unknown) => Validated<A>,
   decoded: (u: Record<string, unknown>) => boolean = () => true
-): t.Type<A> => {
+): Codec<Input, A> => {
   const type: t.Type<A> = new t.Type<A>(
     name,
     (u): u is A => collector(u).value !== undefined && decoded(u as Record<string, unknown>),
@@ -240,7 +255,7 @@ const codec = <A>(
       const r = collector(u)
       return r.value === undefined
         ? t.failures(
-            r.issues.map((issue) => ({
+            (validationError(r.issues).issues ?? []).map((issue) => ({
               value: u,
               context: [...c, { key: issue.path, type, actual: u }],
               message: issue.message
@@ -250,7 +265,7 @@ const codec = <A>(
     },
     (a) => collector(a).value ?? a
   )
-  return type
+  return Object.assign(type, { '~standard': standard<Input, A>(collector) })
 }
 
 /** True when the subscription's event type is in its short form (read again). */
@@ -272,7 +287,7 @@ const isShortEventType = (s: unknown): boolean => {
  * const r = PaymentIntentRequest.decode({ environment: 'staging' })
  * assert.ok(E.isLeft(r) && r.left.some((e) => e.context.at(-1)?.key === 'environment'))
  */
-export const PaymentIntentRequest: t.Type<PaymentIntentRequestType> = /* @__PURE__ */ codec(
+export const PaymentIntentRequest: Codec<PaymentIntentRequestInput, PaymentIntentRequestType> = /* @__PURE__ */ codec(
   'PaymentIntentRequest',
   validatePaymentIntentRequest,
   (u) => {
@@ -296,7 +311,7 @@ export const PaymentIntentRequest: t.Type<PaymentIntentRequestType> = /* @__PURE
  * const r = MoneySplitPatch.decode({ moneySplitPatch: [{ splitID: 1, updateType: 'DoNothing' }], newGrossAmount: 0 })
  * assert.ok(E.isRight(r))
  */
-export const MoneySplitPatch: t.Type<MoneySplitPatchType> = /* @__PURE__ */ codec(
+export const MoneySplitPatch: Codec<MoneySplitPatchInput, MoneySplitPatchType> = /* @__PURE__ */ codec(
   'MoneySplitPatch',
   validateMoneySplitPatch
 )
@@ -312,7 +327,7 @@ export const MoneySplitPatch: t.Type<MoneySplitPatchType> = /* @__PURE__ */ code
  * const r = MoneySplitRequest.decode({ connectedAccountID: '3f0c5a1e-8a4b-4c7d-9e2f-1a2b3c4d5e6f', amount: -1, isFee: false })
  * assert.ok(E.isLeft(r) && r.left[0]?.context.at(-1)?.key === 'amount')
  */
-export const MoneySplitRequest: t.Type<MoneySplitRequestType> = /* @__PURE__ */ codec(
+export const MoneySplitRequest: Codec<MoneySplitRequestInput, MoneySplitRequestType> = /* @__PURE__ */ codec(
   'MoneySplitRequest',
   /* @__PURE__ */ collect<MoneySplitRequestType>(checkSplit)
 )
@@ -328,7 +343,7 @@ export const MoneySplitRequest: t.Type<MoneySplitRequestType> = /* @__PURE__ */ 
  * assert.ok(E.isRight(Customer.decode({ name: 'Kari Nordmann', mobilePrefix: '+47', mobile: '91234567' })))
  * assert.ok(E.isLeft(Customer.decode({ email: 'kari@localhost' })))
  */
-export const Customer: t.Type<CustomerType> = /* @__PURE__ */ codec(
+export const Customer: Codec<CustomerInput, CustomerType> = /* @__PURE__ */ codec(
   'Customer',
   /* @__PURE__ */ collect<CustomerType>(checkCustomer)
 )
@@ -344,7 +359,7 @@ export const Customer: t.Type<CustomerType> = /* @__PURE__ */ codec(
  * const r = WebhookSubscription.decode({ eventType: 'RefundedPayment', url: 'https://example.com/h' })
  * assert.deepStrictEqual(E.isRight(r) && r.right, { eventType: 'Refunded', url: 'https://example.com/h' })
  */
-export const WebhookSubscription: t.Type<WebhookSubscriptionType> = /* @__PURE__ */ codec(
+export const WebhookSubscription: Codec<WebhookSubscriptionInput, WebhookSubscriptionType> = /* @__PURE__ */ codec(
   'WebhookSubscription',
   /* @__PURE__ */ collect<WebhookSubscriptionType>(checkSubscription),
   isShortEventType

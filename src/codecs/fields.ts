@@ -1,8 +1,9 @@
 /**
  * The field checks that the codecs (`paysplit/codecs`, a create request) and `validateState` (a
  * stored payment) share: one generic check of a field's value against a rule per kind of field
- * (text, format, integer, one of, boolean), and issues whose message is one sentence, the path
- * then the rule broken (`moneySplitList.1.amount must be a safe integer of at least 0.`).
+ * (text, format, integer, one of, boolean, currency), each giving the reason and params of the
+ * issue it breaks (`too_small`, `{ min: 0 }`; docs/rules.md C12), and the issue list itself, which
+ * keeps the first 100 issues and counts the rest (docs/rules.md C3, bounded errors).
  *
  * Internal: not exported by any entry. Everything here is small and pure, so that a bundle that
  * imports only some of it (the codecs entry) keeps only that.
@@ -10,13 +11,15 @@
  * @internal
  * @module fields
  */
-import type { Issue } from '../errors.js'
-import { isCurrencyCode } from './currencies.js'
+import { invalid, issue, MAX_ISSUES, type Issue, type IssueCode, type IssueParams, type IssueReason, type PaymentError } from '../errors.js'
+import { own } from '../internal/own.js'
+import { currencyMinorUnitOk, isListedCurrency } from './currencies.js'
 import {
   isEmail,
   isHttpUrl,
   isMobileNumber,
   isMobilePrefix,
+  isTimestamp,
   isUuid,
   MAX_DESCRIPTION_LENGTH,
   MAX_STRING_LENGTH
@@ -27,11 +30,14 @@ import {
 // -------------------------------------------------------------------------------------
 
 /**
- * Where a check collects the issues it finds, in the order found.
+ * Where a check collects the issues it finds, in the order found: the first 100 (docs/rules.md
+ * C3, bounded errors), then only their number (`more`) and the best code among them (`lost`), so
+ * that a huge bad list costs time linear in it and memory bounded by the cap.
+ * {@link validationError} turns it into the error.
  *
  * @internal
  */
-export type Issues = Issue[]
+export type Issues = Issue[] & { more?: number; lost?: IssueCode }
 
 /**
  * A plain object as read from an input.
@@ -71,35 +77,64 @@ export const pathOf = (base: string, index: number, key: string): string => {
 }
 
 /**
- * Pushes the issue "`path` `rule`." ("The input `rule`." at the root), `ValidationFailed` unless
- * `code` says otherwise.
+ * An object key as a path segment: cut to its first 64 UTF-16 units and `…` when longer
+ * (docs/rules.md C3, bounded errors).
  *
  * @internal
  * @example
  * import * as assert from 'node:assert'
- * import { fail } from './fields.js'
- * const issues: Array<{ path: string; code: string; message: string }> = []
- * fail(issues as never, 'grossAmount', 'must be at least 1')
- * assert.deepStrictEqual(issues, [{ path: 'grossAmount', code: 'ValidationFailed', message: 'grossAmount must be at least 1.' }])
+ * import { keySegment } from './fields.js'
+ * assert.strictEqual(keySegment('note'), 'note')
+ * assert.strictEqual(keySegment('k'.repeat(100)), 'k'.repeat(64) + '…')
+ */
+export const keySegment = (key: string): string => (key.length > 64 ? `${key.slice(0, 64)}…` : key)
+
+/**
+ * Pushes the issue of `reason` at `path` (`ValidationFailed` unless `code` says otherwise); past
+ * 100 issues only counts it. `path` may be a function, called only when the issue is kept.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { fail, type Issues } from './fields.js'
+ * const issues: Issues = []
+ * fail(issues, 'grossAmount', 'too_small', { min: 1 })
+ * assert.deepStrictEqual(issues, [{ path: 'grossAmount', code: 'ValidationFailed', reason: 'too_small', params: { min: 1 }, message: 'Must be at least 1.' }])
  */
 export const fail = (
   issues: Issues,
-  path: string,
-  rule: string,
-  code: Issue['code'] = 'ValidationFailed'
+  path: string | (() => string),
+  reason: IssueReason,
+  params?: IssueParams,
+  code: IssueCode = 'ValidationFailed'
 ): void => {
-  issues.push({ path, code, message: `${path || 'The input'} ${rule}.` })
+  if (issues.length < MAX_ISSUES) {
+    issues.push(issue(typeof path === 'string' ? path : path(), reason, params, code))
+    return
+  }
+  issues.more = ((own(issues, 'more') as number | undefined) ?? 0) + 1
+  // MissingCustomerExternalID, the first code in precedence, is checked after GrossAmountMismatch
+  if (code !== 'ValidationFailed') issues.lost = code
 }
 
+/** The params of `type` issues, one object each. @internal */
+export const STRING = { expected: 'string' } as const
+/** @internal */
+export const NUMBER = { expected: 'number' } as const
+/** @internal */
+export const OBJECT = { expected: 'object' } as const
+/** @internal */
+export const ARRAY = { expected: 'array' } as const
+
 /**
- * True when `u` is an object; else pushes "<its path> must be an object." (path as
+ * True when `u` is an object; else pushes a `type` issue (expected `object`) at its path (as
  * {@link pathOf} builds it for the object itself).
  *
  * @internal
  */
 export const isObject = (issues: Issues, u: unknown, base: string, index: number): u is Obj => {
   if (isRecord(u)) return true
-  fail(issues, pathOf(base, index, ''), 'must be an object')
+  fail(issues, pathOf(base, index, ''), 'type', OBJECT)
   return false
 }
 
@@ -108,11 +143,18 @@ export const isObject = (issues: Issues, u: unknown, base: string, index: number
 // -------------------------------------------------------------------------------------
 
 /**
- * A rule of a field: '' when the (present) value `v` keeps it, else what `v` must be, in words.
+ * What a broken rule says: the reason and its params.
  *
  * @internal
  */
-export type Rule = (v: unknown) => string
+export type Broken = readonly [IssueReason, IssueParams?]
+
+/**
+ * A rule of a field: `undefined` when the (present) value `v` keeps it, else what is wrong.
+ *
+ * @internal
+ */
+export type Rule = (v: unknown) => Broken | undefined
 
 /**
  * A string of at most `max` UTF-16 units, not empty when `nonEmpty`.
@@ -121,52 +163,65 @@ export type Rule = (v: unknown) => string
  * @example
  * import * as assert from 'node:assert'
  * import { text } from './fields.js'
- * assert.strictEqual(text(3, true)('abc'), '')
- * assert.strictEqual(text(3, true)(''), 'must not be empty')
- * assert.strictEqual(text(3, false)('abcd'), 'must be at most 3 characters')
+ * assert.strictEqual(text(3, true)('abc'), undefined)
+ * assert.deepStrictEqual(text(3, true)(''), ['too_short', { min: 1 }])
+ * assert.deepStrictEqual(text(3, false)('abcd'), ['too_long', { max: 3 }])
+ * assert.deepStrictEqual(text(3, false)(3), ['type', { expected: 'string' }])
  */
 export const text =
   (max: number, nonEmpty: boolean): Rule =>
   (v) =>
     typeof v !== 'string'
-      ? 'must be a string'
+      ? ['type', STRING]
       : v.length > max
-        ? `must be at most ${max} characters`
+        ? ['too_long', { max }]
         : nonEmpty && v === ''
-          ? 'must not be empty'
-          : ''
+          ? ['too_short', { min: 1 }]
+          : undefined
 
 /**
- * A string that `ok` accepts (each `ok` checks the length first, so this stays linear).
+ * A string that `ok` accepts (each `ok` checks the length first, so this stays linear), else a
+ * `format` issue naming `name`.
  *
  * @internal
  */
-export const format =
-  (ok: (s: string) => boolean, what: string): Rule =>
-  (v) =>
-    typeof v === 'string' && ok(v) ? '' : `must be ${what}`
+export const format = (ok: (s: string) => boolean, name: string): Rule => {
+  const params = { format: name }
+  return (v) => (typeof v !== 'string' ? ['type', STRING] : ok(v) ? undefined : ['format', params])
+}
 
 /**
  * A safe integer of at least `min`.
  *
  * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { integer } from './fields.js'
+ * assert.deepStrictEqual(integer(1)(0), ['too_small', { min: 1 }])
+ * assert.deepStrictEqual(integer(1)(1.5), ['not_integer'])
+ * assert.deepStrictEqual(integer(1)('1'), ['type', { expected: 'number' }])
  */
-export const integer =
-  (min: number): Rule =>
-  (v) =>
-    typeof v === 'number' && Number.isSafeInteger(v) && v >= min
-      ? ''
-      : `must be a safe integer of at least ${min}`
+export const integer = (min: number): Rule => {
+  const params = { min }
+  return (v) =>
+    typeof v !== 'number'
+      ? ['type', NUMBER]
+      : !Number.isSafeInteger(v)
+        ? ['not_integer']
+        : v < min
+          ? ['too_small', params]
+          : undefined
+}
 
 /**
  * One of `values`, exactly.
  *
  * @internal
  */
-export const oneOf =
-  (...values: ReadonlyArray<unknown>): Rule =>
-  (v) =>
-    values.includes(v) ? '' : `must be one of ${values.join(', ')}`
+export const oneOf = (...values: ReadonlyArray<string | boolean>): Rule => {
+  const params = { allowed: values }
+  return (v) => (values.includes(v as string) ? undefined : ['not_one_of', params])
+}
 
 /** Identifying strings: non-empty, at most 255 units. @internal */
 export const ID = /* @__PURE__ */ text(MAX_STRING_LENGTH, true)
@@ -175,27 +230,46 @@ export const NAME = /* @__PURE__ */ text(MAX_STRING_LENGTH, false)
 /** Descriptions. @internal */
 export const DESCRIPTION = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false)
 /** UUIDs, in either case. @internal */
-export const UUID = /* @__PURE__ */ format(isUuid, 'a UUID (8-4-4-4-12 hex digits)')
+export const UUID = /* @__PURE__ */ format(isUuid, 'uuid')
 /** Absolute http(s) URLs. @internal */
-export const URL_RULE = /* @__PURE__ */ format(isHttpUrl, 'an absolute http(s) URL')
+export const URL_RULE = /* @__PURE__ */ format(isHttpUrl, 'url')
 /** Amounts, in minor units. @internal */
 export const AMOUNT = /* @__PURE__ */ integer(0)
 /** grossAmount, splitID, version. @internal */
 export const POSITIVE = /* @__PURE__ */ integer(1)
 /** Flags. @internal */
-export const BOOLEAN: Rule = (v) => (typeof v === 'boolean' ? '' : 'must be true or false')
+export const BOOLEAN: Rule = (v) => (typeof v === 'boolean' ? undefined : ['type', { expected: 'boolean' }])
 /** The environment of a payment. @internal */
 export const ENVIRONMENT = /* @__PURE__ */ oneOf('test', 'production')
 /** The gateway of a payment. @internal */
 export const GATEWAY = /* @__PURE__ */ oneOf('creditcard', 'invoice')
-/** Currencies. @internal */
-export const CURRENCY = /* @__PURE__ */ format(isCurrencyCode, 'an active ISO 4217 code such as NOK')
+/**
+ * Currencies: a listed ISO 4217 code whose minor unit is a hundredth (docs/rules.md C3, currency).
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { CURRENCY } from './fields.js'
+ * assert.strictEqual(CURRENCY('NOK'), undefined)
+ * assert.deepStrictEqual(CURRENCY('JPY'), ['currency_minor_unit'])
+ * assert.deepStrictEqual(CURRENCY('XYZ'), ['unknown_currency'])
+ */
+export const CURRENCY: Rule = (v) =>
+  typeof v !== 'string'
+    ? ['type', STRING]
+    : !isListedCurrency(v)
+      ? ['unknown_currency']
+      : currencyMinorUnitOk(v)
+        ? undefined
+        : ['currency_minor_unit']
+/** Timestamps: ISO 8601 UTC with fractional seconds. @internal */
+export const TIMESTAMP = /* @__PURE__ */ format(isTimestamp, 'timestamp')
 /** The customer's e-mail address. @internal */
-export const EMAIL = /* @__PURE__ */ format(isEmail, 'an e-mail address')
+export const EMAIL = /* @__PURE__ */ format(isEmail, 'email')
 /** The customer's mobile prefix. @internal */
-export const MOBILE_PREFIX = /* @__PURE__ */ format(isMobilePrefix, '+ and 1–4 digits')
+export const MOBILE_PREFIX = /* @__PURE__ */ format(isMobilePrefix, 'mobilePrefix')
 /** The customer's mobile number. @internal */
-export const MOBILE = /* @__PURE__ */ format(isMobileNumber, '4–15 digits')
+export const MOBILE = /* @__PURE__ */ format(isMobileNumber, 'mobile')
 
 /**
  * Checks the value `v` of the field `key` of the object at (`base`, `index`): returns it (`-0`
@@ -205,14 +279,14 @@ export const MOBILE = /* @__PURE__ */ format(isMobileNumber, '4–15 digits')
  * @internal
  * @example
  * import * as assert from 'node:assert'
- * import { AMOUNT, check } from './fields.js'
- * const issues: Array<{ path: string; message: string }> = []
- * assert.strictEqual(check(issues as never, 5, 'moneySplitList', 0, 'amount', AMOUNT), 5)
- * assert.strictEqual(check(issues as never, -1, 'moneySplitList', 0, 'amount', AMOUNT), undefined)
- * assert.strictEqual(check(issues as never, undefined, '', -1, 'grossAmount', AMOUNT, true), undefined)
- * assert.deepStrictEqual(issues.map((i) => i.message), [
- *   'moneySplitList.0.amount must be a safe integer of at least 0.',
- *   'grossAmount is required.'
+ * import { AMOUNT, check, type Issues } from './fields.js'
+ * const issues: Issues = []
+ * assert.strictEqual(check(issues, 5, 'moneySplitList', 0, 'amount', AMOUNT), 5)
+ * assert.strictEqual(check(issues, -1, 'moneySplitList', 0, 'amount', AMOUNT), undefined)
+ * assert.strictEqual(check(issues, undefined, '', -1, 'grossAmount', AMOUNT, true), undefined)
+ * assert.deepStrictEqual(issues.map((i) => [i.path, i.reason]), [
+ *   ['moneySplitList.0.amount', 'too_small'],
+ *   ['grossAmount', 'required']
  * ])
  */
 export const check = (
@@ -224,8 +298,29 @@ export const check = (
   rule: Rule,
   required = false
 ): unknown => {
-  const broken = v === undefined ? (required ? 'is required' : '') : rule(v)
-  if (broken === '') return v === 0 ? 0 : v
-  fail(issues, pathOf(base, index, key), broken)
+  const broken: Broken | undefined = v === undefined ? (required ? ['required'] : undefined) : rule(v)
+  if (broken === undefined) return v === 0 ? 0 : v
+  // a rule's tuple may be one entry long: its params are read as an own entry only
+  fail(issues, () => pathOf(base, index, key), broken[0], own(broken, 1) as IssueParams | undefined)
   return undefined
+}
+
+/**
+ * The error of a command-level field (`kid`, `paymentReferenceID`, `at`, `type`, a transfer's
+ * `amount`…) that `rule` refuses, or that is absent when `required`; `undefined` when it is fine.
+ * For the decider, which checks such fields one at a time.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { fieldError, POSITIVE } from './fields.js'
+ * assert.strictEqual(fieldError('amount', 5, POSITIVE), undefined)
+ * assert.strictEqual(fieldError('amount', 0, POSITIVE)?.issues?.[0]?.reason, 'too_small')
+ * assert.strictEqual(fieldError('amount', undefined, POSITIVE)?.issues?.[0]?.reason, 'required')
+ */
+export const fieldError = (path: string, v: unknown, rule: Rule, required = true): PaymentError | undefined => {
+  const issues: Issues = []
+  check(issues, v, '', -1, path, rule, required)
+  const first = issues[0]
+  return first === undefined ? undefined : invalid(path, first.reason, own(first, 'params') as IssueParams | undefined)
 }

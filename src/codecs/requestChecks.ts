@@ -11,7 +11,7 @@
  * @internal
  * @module requestChecks
  */
-import type { Issue } from '../errors.js'
+import { hasOwn } from '../internal/own.js'
 import type {
   MetaData,
   MoneySplitPatch as MoneySplitPatchType,
@@ -21,6 +21,7 @@ import type {
 } from './requests.js'
 import {
   AMOUNT,
+  ARRAY,
   BOOLEAN,
   check,
   CURRENCY,
@@ -32,14 +33,17 @@ import {
   ID,
   isObject,
   type Issues,
+  keySegment,
   MOBILE,
   MOBILE_PREFIX,
   NAME,
+  NUMBER,
   type Obj,
   oneOf,
   pathOf,
   POSITIVE,
   type Rule,
+  STRING,
   URL_RULE,
   UUID
 } from './fields.js'
@@ -64,8 +68,8 @@ import {
  * assert.strictEqual(r.issues.length, 0)
  */
 export interface Validated<A> {
-  readonly issues: ReadonlyArray<Issue>
-  readonly value?: A
+  readonly issues: Issues
+  readonly value: A | undefined
 }
 
 // -------------------------------------------------------------------------------------
@@ -74,10 +78,6 @@ export interface Validated<A> {
 
 // The generic field check, the issues and the rules per kind of field live in src/codecs/fields.ts,
 // shared with `validateState`; what only a request needs stays here.
-
-/** `Object.prototype.hasOwnProperty`, unbound from any input (an input may shadow it). */
-const hasOwn = (o: object, key: PropertyKey): boolean =>
-  Object.prototype.hasOwnProperty.call(o, key)
 
 /**
  * The own property `key` of `o`, read once; `undefined` when `o` has no such own property.
@@ -112,29 +112,21 @@ const get = (
  * The length of the list `v` at `path`, read once; -1 when `v` is no array (with an issue unless
  * it is absent and optional). A list of more than `max` entries gets an issue too.
  */
-const listLength = (
-  issues: Issues,
-  v: unknown,
-  path: string,
-  max: number,
-  entries: string,
-  required: boolean
-): number => {
+const listLength = (issues: Issues, v: unknown, path: string, max: number, required: boolean): number => {
   if (!Array.isArray(v)) {
-    if (v !== undefined || required) {
-      fail(issues, path, v === undefined ? 'is required' : `must be an array of ${entries}`)
-    }
+    if (v !== undefined) fail(issues, path, 'type', ARRAY)
+    else if (required) fail(issues, path, 'required')
     return -1
   }
   const n = (v as ReadonlyArray<unknown>).length
-  if (n > max) fail(issues, path, `must hold at most ${max} ${entries}`)
+  if (n > max) fail(issues, path, 'too_many', { max })
   return n
 }
 
 /** True when `list` has a hole at `i` (an issue is pushed): the walk stops there. */
 const hole = (issues: Issues, list: ReadonlyArray<unknown>, path: string, i: number): boolean => {
   if (hasOwn(list, i)) return false
-  fail(issues, `${path}.${i}`, 'is missing (a hole in the array)')
+  fail(issues, () => `${path}.${i}`, 'required')
   return true
 }
 
@@ -218,8 +210,8 @@ export const checkSplit = (issues: Issues, u: unknown, base: string, index: numb
  */
 const checkSplits = (issues: Issues, v: unknown, out: Obj): number => {
   const path = 'moneySplitList'
-  const n = listLength(issues, v, path, MAX_SPLITS, 'splits', true)
-  if (n === 0) fail(issues, path, 'must hold at least one split')
+  const n = listLength(issues, v, path, MAX_SPLITS, true)
+  if (n === 0) fail(issues, path, 'too_few', { min: 1 })
   const list = v as ReadonlyArray<unknown>
   const splits: Obj[] = []
   out.moneySplitList = splits
@@ -232,7 +224,7 @@ const checkSplits = (issues: Issues, v: unknown, out: Obj): number => {
     const split = checkSplit(issues, list[i], path, i) ?? {}
     sum += split.amount as number
     if (sum > Number.MAX_SAFE_INTEGER) {
-      fail(issues, path, `amounts must add up to at most ${Number.MAX_SAFE_INTEGER}`)
+      fail(issues, path, 'too_big', { max: Number.MAX_SAFE_INTEGER })
       sum = NaN
     }
     const account = split.connectedAccountID as string | undefined
@@ -242,11 +234,7 @@ const checkSplits = (issues: Issues, v: unknown, out: Obj): number => {
         feeIndex = i
         feeAccount = key
       } else if (key !== feeAccount) {
-        fail(
-          issues,
-          `${path}.${i}.connectedAccountID`,
-          `must be the fee account of ${path}.${feeIndex}`
-        )
+        fail(issues, () => `${path}.${i}.connectedAccountID`, 'fee_account_differs')
       }
     }
     splits.push(split)
@@ -310,10 +298,9 @@ export const checkSubscription = (
   if (eventType === undefined) {
     fail(
       issues,
-      pathOf(base, index, 'eventType'),
-      raw === undefined
-        ? 'is required'
-        : `must be one of ${webhookEventTypes.join(', ')} (or the same + "Payment")`
+      () => pathOf(base, index, 'eventType'),
+      raw === undefined ? 'required' : 'not_one_of',
+      raw === undefined ? undefined : { allowed: webhookEventTypes }
     )
   }
   return { eventType, url: get(issues, u, base, index, 'url', URL_RULE, true) }
@@ -321,7 +308,7 @@ export const checkSubscription = (
 
 const checkSubscriptions = (issues: Issues, v: unknown): Obj[] => {
   const path = 'webhookSubscriptions'
-  const n = listLength(issues, v, path, MAX_SUBSCRIPTIONS, 'subscriptions', false)
+  const n = listLength(issues, v, path, MAX_SUBSCRIPTIONS, false)
   const list = v as ReadonlyArray<unknown>
   // used only when every entry is valid
   const subscriptions: Obj[] = []
@@ -333,30 +320,29 @@ const checkSubscriptions = (issues: Issues, v: unknown): Obj[] => {
 
 const checkMetaData = (issues: Issues, v: unknown): MetaData => {
   if (v === undefined || !isObject(issues, v, 'metaData', -1)) return {}
-  // Object spread reads each own enumerable property of the input once and defines it on a fresh
-  // plain object as an own data property (CopyDataProperties): a `__proto__` or `constructor` key
-  // stays plain data and no prototype is touched. The rest works on that copy only.
-  const copy: Record<PropertyKey, unknown> = { ...v }
-  const keys = Object.keys(copy)
-  const n = keys.length
-  if (n > MAX_METADATA_KEYS) fail(issues, 'metaData', `must have at most ${MAX_METADATA_KEYS} keys`)
+  // Object.entries reads each own enumerable string-keyed property of the input once (symbol keys
+  // are not data a JSON body can carry: dropped like unknown fields), and Object.fromEntries
+  // defines each on a fresh plain object as an own data property: a `__proto__` or `constructor`
+  // key stays plain data and no prototype is touched.
+  const entries = Object.entries(v)
+  const n = entries.length
+  if (n > MAX_METADATA_KEYS) fail(issues, 'metaData', 'too_many', { max: MAX_METADATA_KEYS })
   for (let i = 0; i < n && i < MAX_METADATA_KEYS; i++) {
-    const key = keys[i] as string
-    if (key.length === 0 || key.length > MAX_METADATA_KEY_LENGTH) {
-      fail(issues, `metaData.${key}`, `key must be 1–${MAX_METADATA_KEY_LENGTH} characters`)
-    }
-    const value = copy[key]
+    const [key, value] = entries[i] as [string, unknown]
+    // the key as a path segment, cut when long (docs/rules.md C3, bounded errors); built only when an issue needs it
+    const at = (): string => `metaData.${keySegment(key)}`
+    if (key.length === 0) fail(issues, at, 'too_short', { min: 1 })
+    else if (key.length > MAX_METADATA_KEY_LENGTH) fail(issues, at, 'too_long', { max: MAX_METADATA_KEY_LENGTH })
     if (typeof value === 'string') {
-      if (value.length > MAX_METADATA_VALUE_LENGTH) {
-        fail(issues, `metaData.${key}`, `must be at most ${MAX_METADATA_VALUE_LENGTH} characters`)
-      }
-    } else if (value !== null && typeof value !== 'boolean' && !Number.isFinite(value)) {
-      fail(issues, `metaData.${key}`, 'must be a string, finite number, boolean or null')
+      if (value.length > MAX_METADATA_VALUE_LENGTH) fail(issues, at, 'too_long', { max: MAX_METADATA_VALUE_LENGTH })
+    } else if (typeof value === 'number') {
+      // NaN and ±Infinity are no JSON number
+      if (!Number.isFinite(value)) fail(issues, at, 'type', NUMBER)
+    } else if (value !== null && typeof value !== 'boolean') {
+      fail(issues, at, 'type', STRING)
     }
   }
-  // Symbol-keyed properties are not data a JSON body can carry: dropped like unknown fields.
-  for (const symbol of Object.getOwnPropertySymbols(copy)) Reflect.deleteProperty(copy, symbol)
-  return copy as MetaData
+  return Object.fromEntries(entries) as MetaData
 }
 
 /** The whole request, field by field in the order of docs/rules.md I2.1. */
@@ -382,16 +368,11 @@ const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   out.currency = get(issues, u, '', -1, 'currency', CURRENCY, true)
   const sum = checkSplits(issues, read(u, 'moneySplitList'), out)
   if (grossAmount !== undefined && sum !== grossAmount && !Number.isNaN(sum)) {
-    fail(
-      issues,
-      'grossAmount',
-      `must be the sum of the split amounts, ${sum}`,
-      'GrossAmountMismatch'
-    )
+    fail(issues, 'grossAmount', 'sum_mismatch', undefined, 'GrossAmountMismatch')
   }
   const customerID = read(u, 'customerExternalID')
   if (customerID === undefined || customerID === null || customerID === '') {
-    fail(issues, 'customerExternalID', 'is required', 'MissingCustomerExternalID')
+    fail(issues, 'customerExternalID', 'required', undefined, 'MissingCustomerExternalID')
   } else {
     out.customerExternalID = check(issues, customerID, '', -1, 'customerExternalID', ID)
   }
@@ -420,7 +401,8 @@ export const collect =
   (u: unknown): Validated<A> => {
     const issues: Issues = []
     const value = checkPart(issues, u, '', -1)
-    return issues.length === 0 ? { issues, value: value as A } : { issues }
+    // `value` always an own property, so that a polluted Object.prototype cannot supply one
+    return { issues, value: issues.length === 0 ? (value as A) : undefined }
   }
 
 // -------------------------------------------------------------------------------------
@@ -503,12 +485,12 @@ const checkPatchEntry = (
 export const walkMoneySplitPatch = (
   input: unknown,
   start: (length: number) => PatchEntrySink
-): { readonly issues: ReadonlyArray<Issue>; readonly newGrossAmount?: number } => {
+): { readonly issues: Issues; readonly newGrossAmount: number | undefined } => {
   const issues: Issues = []
-  if (!isObject(issues, input, '', -1)) return { issues }
+  if (!isObject(issues, input, '', -1)) return { issues, newGrossAmount: undefined }
   const path = 'moneySplitPatch'
   const raw = read(input, path)
-  const n = listLength(issues, raw, path, Infinity, 'patch entries', true)
+  const n = listLength(issues, raw, path, Infinity, true)
   if (n >= 0) {
     const list = raw as ReadonlyArray<unknown>
     const put = start(n)
@@ -517,7 +499,7 @@ export const walkMoneySplitPatch = (
     }
   }
   const newGrossAmount = get(issues, input, '', -1, 'newGrossAmount', AMOUNT, true)
-  return issues.length > 0 ? { issues } : { issues, newGrossAmount: newGrossAmount as number }
+  return { issues, newGrossAmount: issues.length > 0 ? undefined : (newGrossAmount as number) }
 }
 
 /**
@@ -543,7 +525,5 @@ export const validateMoneySplitPatch = (input: unknown): Validated<MoneySplitPat
     if (value !== undefined) entry[updateType === 'UpdateAmount' ? 'newAmount' : 'doDelete'] = value
     entries.push(entry as PatchEntry)
   })
-  return newGrossAmount === undefined
-    ? { issues }
-    : { issues, value: { moneySplitPatch: entries, newGrossAmount } }
+  return { issues, value: newGrossAmount === undefined ? undefined : { moneySplitPatch: entries, newGrossAmount } }
 }

@@ -88,3 +88,76 @@ export interface MoneySplitPatch {
   readonly moneySplitPatch: ReadonlyArray<PatchEntry>
   readonly newGrossAmount: number
 }
+
+// -------------------------------------------------------------------------------------
+// form input (docs/rules.md C12)
+// -------------------------------------------------------------------------------------
+
+/**
+ * What a form holds for a text, number or choice field before validation: the value, a string
+ * typed into a number field, `null` or nothing for an empty field. The codecs check it: a string
+ * where a number is needed is a `type` issue, `null` a `required` one.
+ */
+export type FormValue<A> = A | string | null | undefined
+
+/** A customer as a form holds it before validation (docs/rules.md I2.3). */
+export interface CustomerInput {
+  readonly name?: FormValue<string>
+  readonly email?: FormValue<string>
+  readonly mobilePrefix?: FormValue<string>
+  readonly mobile?: FormValue<string>
+  readonly customerType?: FormValue<string>
+}
+
+/** A webhook subscription as a form holds it before validation. */
+export interface WebhookSubscriptionInput {
+  readonly eventType?: FormValue<string>
+  readonly url?: FormValue<string>
+}
+
+/** A money-split entry as a form holds it before validation (docs/rules.md I2.2). */
+export interface MoneySplitRequestInput {
+  readonly connectedAccountID?: FormValue<string>
+  readonly amount?: FormValue<number>
+  readonly description?: FormValue<string>
+  readonly isFee?: FormValue<boolean>
+  readonly externalID?: FormValue<string>
+}
+
+/**
+ * The payment-intent request as a form holds it before validation: every field optional, numbers
+ * possibly still strings, empty fields `null`; `PaymentIntentRequest` is what the codecs decode it
+ * to. A Standard Schema consumer infers it from `PaymentIntentRequest['~standard']`.
+ */
+export interface PaymentIntentRequestInput {
+  readonly externalPaymentReferenceID?: FormValue<string>
+  readonly environment?: FormValue<Environment>
+  readonly paymentGateway?: FormValue<PaymentGateway>
+  readonly chargeImmediately?: FormValue<boolean>
+  readonly sellerConnectedAccountID?: FormValue<string>
+  readonly externalObjectIdTag?: FormValue<string>
+  readonly description?: FormValue<string>
+  readonly grossAmount?: FormValue<number>
+  readonly currency?: FormValue<string>
+  readonly moneySplitList?: ReadonlyArray<MoneySplitRequestInput>
+  readonly customerExternalID?: FormValue<string>
+  readonly customer?: CustomerInput
+  readonly webhookSubscriptions?: ReadonlyArray<WebhookSubscriptionInput>
+  readonly successUrl?: FormValue<string>
+  readonly failedUrl?: FormValue<string>
+  readonly metaData?: Readonly<Record<string, unknown>>
+}
+
+/** A patch entry as a form holds it before validation (docs/rules.md I2.5). */
+export interface PatchEntryInput {
+  readonly splitID?: FormValue<number>
+  readonly updateType?: FormValue<UpdateType>
+  readonly newAmount?: FormValue<number>
+  readonly doDelete?: FormValue<boolean>
+}
+
+/** The money-split patch as a form holds it before validation (docs/rules.md I2.5). */
+export interface MoneySplitPatchInput {
+  readonly moneySplitPatch?: ReadonlyArray<PatchEntryInput>
+  readonly newGrossAmount?: FormValue<number>
+}

@@ -5,7 +5,7 @@
  *
  * The fields a payment shares with the create request (identifiers, UUIDs, texts, URLs, currency,
  * environment, gateway, the customer, webhook subscriptions, the splits' own fields) are checked
- * by the codecs' rules (src/codecs/fields.ts), with the codecs' messages (`<path> <rule>.`); what is only
+ * by the codecs' rules (src/codecs/fields.ts), with the codecs' reasons and messages; what is only
  * a state's (status, amounts and their invariants, splitIDs, KID, form attempts, allocation,
  * timestamps, version) is checked here. Where a state differs from a request: lengths are counted
  * in code points, not UTF-16 units, and a metaData key may be empty (both more lenient, so that no
@@ -19,11 +19,13 @@
  *
  * @module state
  */
+import { hasOwn } from '../internal/own.js'
 import * as E from '../internal/either.js'
 import type { PaymentError } from '../errors.js'
-import { invalid, paymentError, validationError } from '../errors.js'
+import { invalid, paymentError, type IssueParams, type IssueReason, validationError } from '../errors.js'
 import {
   AMOUNT,
+  ARRAY,
   BOOLEAN,
   check,
   CURRENCY,
@@ -35,13 +37,18 @@ import {
   isObject,
   isRecord,
   type Issues,
+  keySegment,
+  NUMBER,
+  OBJECT,
   MOBILE,
   MOBILE_PREFIX,
   type Obj,
   oneOf,
   POSITIVE,
   type Rule,
+  STRING,
   text,
+  TIMESTAMP,
   URL_RULE,
   UUID
 } from './fields.js'
@@ -58,14 +65,14 @@ import type {
 import { initialState, SCHEMA_VERSION } from '../payment.js'
 import type { Customer, MetaData, PaymentGateway, WebhookSubscription } from './requests.js'
 import {
-  isTimestamp,
   MAX_DESCRIPTION_LENGTH,
   MAX_METADATA_KEY_LENGTH,
   MAX_METADATA_KEYS,
   MAX_METADATA_VALUE_LENGTH,
   MAX_STRING_LENGTH,
   MAX_SUBSCRIPTIONS,
-  parseWebhookEventType
+  parseWebhookEventType,
+  webhookEventTypes
 } from './validators.js'
 
 // -------------------------------------------------------------------------------------
@@ -73,18 +80,17 @@ import {
 // -------------------------------------------------------------------------------------
 
 /**
- * Validation stops collecting after this many issues: a broken state of 100 000 splits need not
- * produce 100 000 issues, and a hostile array that claims a huge length stops early. Every loop
- * over a list of the input stops once this many are found, and the list is cut to this many.
+ * Validation stops walking a list once this many issues are found: a broken state of 100 000
+ * splits need not produce 100 000 issues, and a hostile array that claims a huge length stops
+ * early. The error then ends with a `too_many_issues` issue counting those found past the first
+ * 100 before the walk stopped (docs/decisions.md "Issues: reasons, catalogs and caps").
  */
 const MAX_ISSUES = 100
 
 const full = (issues: Issues): boolean => issues.length >= MAX_ISSUES
 
-/** Adds the issue "state.`path` `rule`.", unless {@link MAX_ISSUES} are found already. */
-const add = (issues: Issues, path: string, rule: string): void => {
-  if (!full(issues)) fail(issues, `state.${path}`, rule)
-}
+/** Adds the issue of `reason` at "state.`path`" (counted only, past {@link MAX_ISSUES}). */
+const add = (issues: Issues, path: string, reason: IssueReason, params?: IssueParams): void => { fail(issues, () => `state.${path}`, reason, params); }
 
 // -------------------------------------------------------------------------------------
 // field rules (the shared ones are in src/codecs/fields.ts)
@@ -115,27 +121,27 @@ const withinLength = (s: string, max: number): boolean => {
 const chars = (max: number, nonEmpty: boolean): Rule => {
   const rule = text(max, nonEmpty)
   // more than `max` units (so not empty) but at most `max` code points: kept
-  return (v) => (typeof v === 'string' && v.length > max && withinLength(v, max) ? '' : rule(v))
+  return (v) => (typeof v === 'string' && v.length > max && withinLength(v, max) ? undefined : rule(v))
 }
 
 const ID = /* @__PURE__ */ chars(MAX_STRING_LENGTH, true)
 const NAME = /* @__PURE__ */ chars(MAX_STRING_LENGTH, false)
 const DESCRIPTION = /* @__PURE__ */ chars(MAX_DESCRIPTION_LENGTH, false)
-const TIMESTAMP = /* @__PURE__ */ format(isTimestamp, 'an ISO 8601 UTC timestamp with fractional seconds')
 const STATUS = /* @__PURE__ */ oneOf('Initiated', 'Reserved', 'Charged', 'Cancelled', 'Refunded')
 const KIND = /* @__PURE__ */ oneOf('card', 'invoice')
-const KID = /* @__PURE__ */ format(kidNumber.isValid, 'a KID of 2–25 digits, the last a MOD10 or MOD11 check digit')
-const EVENT_TYPE = /* @__PURE__ */ format(
-  (s) => parseWebhookEventType(s) === s,
-  'a webhook event type in its short form, such as Charged'
-)
+const KID = /* @__PURE__ */ format(kidNumber.isValid, 'kid')
+const EVENT_TYPE: Rule = (v) =>
+  parseWebhookEventType(v) === v ? undefined : ['not_one_of', { allowed: webhookEventTypes }]
 const META_VALUE: Rule = (v) =>
-  v === null ||
-  typeof v === 'boolean' ||
-  Number.isFinite(v) ||
-  (typeof v === 'string' && withinLength(v, MAX_METADATA_VALUE_LENGTH))
-    ? ''
-    : `must be null, true, false, a finite number or a string of at most ${MAX_METADATA_VALUE_LENGTH} characters`
+  v === null || typeof v === 'boolean' || Number.isFinite(v)
+    ? undefined
+    : typeof v === 'number'
+      ? ['type', NUMBER]
+      : typeof v !== 'string'
+        ? ['type', STRING]
+        : withinLength(v, MAX_METADATA_VALUE_LENGTH)
+          ? undefined
+          : ['too_long', { max: MAX_METADATA_VALUE_LENGTH }]
 
 /** The customer's fields, each optional. */
 const CUSTOMER: ReadonlyArray<readonly [string, Rule]> = [
@@ -150,7 +156,7 @@ const CUSTOMER: ReadonlyArray<readonly [string, Rule]> = [
 const lengthOf = (issues: Issues, key: string, u: unknown): number => {
   const n: unknown = Array.isArray(u) ? (u as { readonly length: unknown }).length : -1
   if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n
-  add(issues, key, 'must be an array')
+  add(issues, key, 'type', ARRAY)
   return -1
 }
 
@@ -164,7 +170,7 @@ const readCustomer = (issues: Issues, u: unknown): Customer | undefined => {
   if (!isObject(issues, u, 'state.customer', -1)) return undefined
   const c: Obj = {}
   for (const [key, rule] of CUSTOMER) {
-    const v = check(issues, u[key], 'state.customer', -1, key, rule)
+    const v = check(issues, hasOwn(u, key) ? u[key] : undefined, 'state.customer', -1, key, rule)
     if (v !== undefined) c[key] = v
   }
   return c
@@ -174,17 +180,17 @@ const readSubscriptions = (issues: Issues, u: unknown): ReadonlyArray<WebhookSub
   const n = lengthOf(issues, 'webhookSubscriptions', u)
   if (n < 0) return undefined
   if (n > MAX_SUBSCRIPTIONS) {
-    add(issues, 'webhookSubscriptions', `must hold at most ${MAX_SUBSCRIPTIONS} subscriptions`)
+    add(issues, 'webhookSubscriptions', 'too_many', { max: MAX_SUBSCRIPTIONS })
     return undefined
   }
   const base = 'state.webhookSubscriptions'
   const arr = u as ReadonlyArray<unknown>
   const out: Array<WebhookSubscription> = []
   for (let i = 0; i < n; i++) {
-    const e = arr[i]
+    const e = hasOwn(arr, i) ? arr[i] : undefined
     if (!isObject(issues, e, base, i)) continue
-    const eventTypeIn = e['eventType']
-    const url = check(issues, e['url'], base, i, 'url', URL_RULE, true) as string | undefined
+    const eventTypeIn = (hasOwn(e, 'eventType') ? e['eventType'] : undefined)
+    const url = check(issues, (hasOwn(e, 'url') ? e['url'] : undefined), base, i, 'url', URL_RULE, true) as string | undefined
     const eventType = check(issues, eventTypeIn, base, i, 'eventType', EVENT_TYPE, true)
     if (eventType !== undefined && url !== undefined) {
       out.push({ eventType: eventType as WebhookSubscription['eventType'], url })
@@ -197,20 +203,21 @@ const readMetaData = (issues: Issues, u: unknown): MetaData | undefined => {
   if (!isObject(issues, u, 'state.metaData', -1)) return undefined
   const keys = Object.keys(u)
   if (keys.length > MAX_METADATA_KEYS) {
-    add(issues, 'metaData', `must have at most ${MAX_METADATA_KEYS} keys`)
+    add(issues, 'metaData', 'too_many', { max: MAX_METADATA_KEYS })
     return undefined
   }
   const entries: Array<readonly [string, unknown]> = []
   for (const key of keys) {
-    const path = `metaData.${key}`
+    // the key as a path segment, cut when long (docs/rules.md C3, bounded errors)
+    const path = `metaData.${keySegment(key)}`
     if (!withinLength(key, MAX_METADATA_KEY_LENGTH)) {
-      add(issues, path, `key must be at most ${MAX_METADATA_KEY_LENGTH} characters`)
+      add(issues, path, 'too_long', { max: MAX_METADATA_KEY_LENGTH })
       continue
     }
     const v: unknown = u[key]
     const broken = META_VALUE(v)
-    if (broken === '') entries.push([key, v])
-    else add(issues, path, broken)
+    if (broken === undefined) entries.push([key, v])
+    else add(issues, path, broken[0], hasOwn(broken, 1) ? broken[1] : undefined)
   }
   // Object.fromEntries defines own data properties: a `__proto__` key stays plain data.
   return Object.fromEntries(entries) as MetaData
@@ -223,10 +230,10 @@ const readFormAttempts = (issues: Issues, u: unknown): ReadonlyArray<FormAttempt
   const arr = u as ReadonlyArray<unknown>
   const out: Array<FormAttempt> = []
   for (let i = 0; i < n && !full(issues); i++) {
-    const e = arr[i]
+    const e = hasOwn(arr, i) ? arr[i] : undefined
     if (!isObject(issues, e, base, i)) continue
-    const at = check(issues, e['at'], base, i, 'at', TIMESTAMP, true) as string | undefined
-    const reason = check(issues, e['reason'], base, i, 'reason', DESCRIPTION) as string | undefined
+    const at = check(issues, (hasOwn(e, 'at') ? e['at'] : undefined), base, i, 'at', TIMESTAMP, true) as string | undefined
+    const reason = check(issues, (hasOwn(e, 'reason') ? e['reason'] : undefined), base, i, 'reason', DESCRIPTION) as string | undefined
     if (at !== undefined) out.push(reason === undefined ? { at } : { at, reason })
   }
   return out
@@ -256,32 +263,32 @@ const readSplits = (
   let sum: number | undefined = 0
   let previousID = 0
   for (let i = 0; i < n && !full(issues); i++) {
-    const e = arr[i]
+    const e = hasOwn(arr, i) ? arr[i] : undefined
     if (!isObject(issues, e, base, i)) {
       sum = undefined
       continue
     }
-    let splitID = check(issues, e['splitID'], base, i, 'splitID', POSITIVE, true) as number | undefined
+    let splitID = check(issues, (hasOwn(e, 'splitID') ? e['splitID'] : undefined), base, i, 'splitID', POSITIVE, true) as number | undefined
     if (splitID !== undefined) {
       if (splitID <= previousID) {
-        add(issues, `${field}.${i}.splitID`, 'must be greater than the splitID before it')
+        add(issues, `${field}.${i}.splitID`, 'too_small', { min: `${field}.${i - 1}.splitID + 1` })
         splitID = undefined
       } else previousID = splitID
     }
-    const ref = check(issues, e['paymentReferenceID'], base, i, 'paymentReferenceID', UUID, true) as string | undefined
+    const ref = check(issues, (hasOwn(e, 'paymentReferenceID') ? e['paymentReferenceID'] : undefined), base, i, 'paymentReferenceID', UUID, true) as string | undefined
     if (ref !== undefined && paymentReferenceID !== undefined && ref !== paymentReferenceID) {
-      add(issues, `${field}.${i}.paymentReferenceID`, "must be the payment's paymentReferenceID")
+      add(issues, `${field}.${i}.paymentReferenceID`, 'not_one_of', { allowed: ['paymentReferenceID'] })
     }
-    const account = check(issues, e['connectedAccountID'], base, i, 'connectedAccountID', UUID, true) as string | undefined
-    const amount = check(issues, e['amount'], base, i, 'amount', AMOUNT, true) as number | undefined
-    const description = check(issues, e['description'], base, i, 'description', DESCRIPTION) as string | undefined
-    const insertTime = check(issues, e['insertTime'], base, i, 'insertTime', TIMESTAMP, true) as string | undefined
-    const externalID = check(issues, e['externalID'], base, i, 'externalID', ID) as string | undefined
-    const isFee = check(issues, e['isFee'], base, i, 'isFee', BOOLEAN, true) as boolean | undefined
+    const account = check(issues, (hasOwn(e, 'connectedAccountID') ? e['connectedAccountID'] : undefined), base, i, 'connectedAccountID', UUID, true) as string | undefined
+    const amount = check(issues, (hasOwn(e, 'amount') ? e['amount'] : undefined), base, i, 'amount', AMOUNT, true) as number | undefined
+    const description = check(issues, (hasOwn(e, 'description') ? e['description'] : undefined), base, i, 'description', DESCRIPTION) as string | undefined
+    const insertTime = check(issues, (hasOwn(e, 'insertTime') ? e['insertTime'] : undefined), base, i, 'insertTime', TIMESTAMP, true) as string | undefined
+    const externalID = check(issues, (hasOwn(e, 'externalID') ? e['externalID'] : undefined), base, i, 'externalID', ID) as string | undefined
+    const isFee = check(issues, (hasOwn(e, 'isFee') ? e['isFee'] : undefined), base, i, 'isFee', BOOLEAN, true) as boolean | undefined
     if (amount === undefined || sum === undefined) sum = undefined
     else if ((sum += amount) > Number.MAX_SAFE_INTEGER) {
       // exact: the sum of two safe integers passes MAX_SAFE_INTEGER exactly when its double does
-      add(issues, field, `amounts must add up to at most ${Number.MAX_SAFE_INTEGER}`)
+      add(issues, field, 'too_big', { max: Number.MAX_SAFE_INTEGER })
       sum = undefined
     }
     if (
@@ -349,7 +356,7 @@ const checkFeeAccount = (
       if (!s.isFee) continue
       const a = s.connectedAccountID.toLowerCase()
       if (feeAccount === undefined) feeAccount = a
-      else if (a !== feeAccount) add(issues, `${field}.${i}.connectedAccountID`, 'must be the fee account of every other fee entry')
+      else if (a !== feeAccount) add(issues, `${field}.${i}.connectedAccountID`, 'fee_account_differs')
     }
   }
   same('moneySplits', splits)
@@ -372,18 +379,16 @@ const checkSplitsAllocated = (
     while (j < allocation.length && (allocation[j] as Allocation).splitID < s.splitID) j++
     const a = allocation[j]
     const path = `moneySplits.${i}`
-    const id = s.splitID
-    if (a === undefined || a.splitID !== id) {
-      add(issues, `${path}.splitID`, `must be in the allocation made at the charge (split ${id} is not)`)
+    if (a === undefined || a.splitID !== s.splitID) {
+      add(issues, `${path}.splitID`, 'not_one_of', { allowed: ['allocation.*.splitID'] })
       continue
     }
+    const at = `allocation.${j}`
     if (a.connectedAccountID !== s.connectedAccountID) {
-      add(issues, `${path}.connectedAccountID`, `must be the account allocated to split ${id}`)
+      add(issues, `${path}.connectedAccountID`, 'not_one_of', { allowed: [`${at}.connectedAccountID`] })
     }
-    if (a.isFee !== s.isFee) add(issues, `${path}.isFee`, `must be the isFee allocated to split ${id}`)
-    if (s.amount > a.amount) {
-      add(issues, `${path}.amount`, `must be at most the ${a.amount} allocated to split ${id} at the charge`)
-    }
+    if (a.isFee !== s.isFee) add(issues, `${path}.isFee`, 'not_one_of', { allowed: [`${at}.isFee`] })
+    if (s.amount > a.amount) add(issues, `${path}.amount`, 'too_big', { max: `${at}.amount` })
   }
 }
 
@@ -401,46 +406,48 @@ interface Money {
   readonly paidAmount: number | undefined
 }
 
+/** The params of an amount, list or count that must be 0 (or empty). */
+const ZERO = { max: 0 } as const
+
 const checkMoney = (issues: Issues, m: Money): void => {
   const { status, kind, grossAmount: gross, chargedAmount: charged, refundedAmount: refunded } = m
   const excess = m.excessRefundedAmount
   const paid = m.paidAmount
   if (gross !== undefined && m.splitSum !== undefined && gross !== m.splitSum) {
-    add(issues, 'grossAmount', `must be the sum of the split amounts, ${m.splitSum}`)
+    add(issues, 'grossAmount', 'sum_mismatch')
   }
   if (kind === 'card') {
-    if (paid !== undefined && paid !== 0) add(issues, 'paidAmount', 'must be 0 for a card payment')
-    if (excess !== undefined && excess !== 0) add(issues, 'excessRefundedAmount', 'must be 0 for a card payment')
+    if (paid !== undefined && paid !== 0) add(issues, 'paidAmount', 'too_big', ZERO)
+    if (excess !== undefined && excess !== 0) add(issues, 'excessRefundedAmount', 'too_big', ZERO)
   } else if (status === 'Reserved' || status === 'Cancelled') {
-    add(issues, 'status', `must not be ${status} for an invoice (it goes from Initiated to Charged)`)
+    // an invoice goes from Initiated to Charged
+    add(issues, 'status', 'not_one_of', { allowed: ['Initiated', 'Charged', 'Refunded'] })
   }
   if (status === 'Reserved' && kind === 'card' && m.chargeImmediately === true) {
-    add(issues, 'chargeImmediately', 'must be false while the payment is Reserved')
+    add(issues, 'chargeImmediately', 'not_one_of', { allowed: [false] })
   }
   const charges = status === 'Charged' || status === 'Refunded'
   if (!charges) {
-    const before = `while the payment is ${status}`
-    if (charged !== undefined && charged !== 0) add(issues, 'chargedAmount', `must be 0 ${before}`)
-    if (refunded !== undefined && refunded !== 0) add(issues, 'refundedAmount', `must be 0 ${before}`)
-    if (excess !== undefined && excess !== 0) add(issues, 'excessRefundedAmount', `must be 0 ${before}`)
-    if (m.allocationLength !== undefined && m.allocationLength !== 0) {
-      add(issues, 'allocation', `must be empty ${before}`)
-    }
-    if (gross !== undefined && gross < 1) add(issues, 'grossAmount', `must be at least 1 ${before}`)
+    // before the charge: nothing charged, refunded or allocated
+    if (charged !== undefined && charged !== 0) add(issues, 'chargedAmount', 'too_big', ZERO)
+    if (refunded !== undefined && refunded !== 0) add(issues, 'refundedAmount', 'too_big', ZERO)
+    if (excess !== undefined && excess !== 0) add(issues, 'excessRefundedAmount', 'too_big', ZERO)
+    if (m.allocationLength !== undefined && m.allocationLength !== 0) add(issues, 'allocation', 'too_many', ZERO)
+    if (gross !== undefined && gross < 1) add(issues, 'grossAmount', 'too_small', { min: 1 })
     if (status === 'Initiated' && kind === 'invoice' && paid !== undefined && gross !== undefined && paid >= gross) {
-      add(issues, 'paidAmount', `must be less than grossAmount ${gross} ${before}`)
+      add(issues, 'paidAmount', 'too_big', { max: 'grossAmount - 1' })
     }
     return
   }
   if (charged !== undefined && refunded !== undefined && gross !== undefined) {
     if (refunded > charged) {
-      add(issues, 'refundedAmount', `must be at most chargedAmount ${charged}`)
+      add(issues, 'refundedAmount', 'too_big', { max: 'chargedAmount' })
     } else if (charged - refunded !== gross) {
-      add(issues, 'chargedAmount', `must be grossAmount ${gross} plus refundedAmount ${refunded}`)
+      add(issues, 'chargedAmount', 'not_one_of', { allowed: ['grossAmount + refundedAmount'] })
     }
   }
   if (excess !== undefined && refunded !== undefined && excess > refunded) {
-    add(issues, 'excessRefundedAmount', `must be at most refundedAmount ${refunded}`)
+    add(issues, 'excessRefundedAmount', 'too_big', { max: 'refundedAmount' })
   }
   if (
     m.allocationSum !== undefined &&
@@ -449,13 +456,13 @@ const checkMoney = (issues: Issues, m: Money): void => {
     excess <= charged &&
     m.allocationSum !== charged - excess
   ) {
-    add(issues, 'allocation', `amounts must add up to chargedAmount minus excessRefundedAmount, ${charged - excess}`)
+    add(issues, 'allocation', 'sum_mismatch')
   }
   if (status === 'Refunded' && gross !== undefined && gross !== 0) {
-    add(issues, 'grossAmount', 'must be 0 once the payment is Refunded')
+    add(issues, 'grossAmount', 'too_big', ZERO)
   }
   if (kind === 'invoice' && charged !== undefined && paid !== undefined && charged !== paid) {
-    add(issues, 'chargedAmount', `must be paidAmount ${paid} once the invoice is charged`)
+    add(issues, 'chargedAmount', 'not_one_of', { allowed: ['paidAmount'] })
   }
 }
 
@@ -473,46 +480,48 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
     check(issues, v, 'state', -1, key, rule, required)
 
   const status = check(issues, statusIn, 'state', -1, 'status', STATUS, true) as PaymentStatus | undefined
-  const paymentGateway = top(o['paymentGateway'], 'paymentGateway', GATEWAY) as PaymentGateway | undefined
-  let kind = top(o['kind'], 'kind', KIND) as PaymentKind | undefined
+  const paymentGateway = top((hasOwn(o, 'paymentGateway') ? o['paymentGateway'] : undefined), 'paymentGateway', GATEWAY) as PaymentGateway | undefined
+  let kind = top((hasOwn(o, 'kind') ? o['kind'] : undefined), 'kind', KIND) as PaymentKind | undefined
   if (kind !== undefined && paymentGateway !== undefined && kind !== kindOf(paymentGateway)) {
-    add(issues, 'kind', `must be ${kindOf(paymentGateway)} for paymentGateway ${paymentGateway}`)
+    add(issues, 'kind', 'not_one_of', { allowed: [kindOf(paymentGateway)] })
     kind = undefined
   }
-  const paymentReferenceID = top(o['paymentReferenceID'], 'paymentReferenceID', UUID) as string | undefined
-  const externalPaymentReferenceID = top(o['externalPaymentReferenceID'], 'externalPaymentReferenceID', ID) as string | undefined
-  const environment = top(o['environment'], 'environment', ENVIRONMENT) as Payment['environment'] | undefined
+  const paymentReferenceID = top((hasOwn(o, 'paymentReferenceID') ? o['paymentReferenceID'] : undefined), 'paymentReferenceID', UUID) as string | undefined
+  const externalPaymentReferenceID = top((hasOwn(o, 'externalPaymentReferenceID') ? o['externalPaymentReferenceID'] : undefined), 'externalPaymentReferenceID', ID) as string | undefined
+  const environment = top((hasOwn(o, 'environment') ? o['environment'] : undefined), 'environment', ENVIRONMENT) as Payment['environment'] | undefined
   // required for a card; when the kind is invalid only the type is checked
-  const chargeImmediately = top(o['chargeImmediately'], 'chargeImmediately', BOOLEAN, kind === 'card') as boolean | undefined
-  const sellerConnectedAccountID = top(o['sellerConnectedAccountID'], 'sellerConnectedAccountID', UUID) as string | undefined
-  const externalObjectIdTag = top(o['externalObjectIdTag'], 'externalObjectIdTag', ID, false) as string | undefined
-  const description = top(o['description'], 'description', DESCRIPTION, false) as string | undefined
-  const currency = top(o['currency'], 'currency', CURRENCY) as string | undefined
-  const grossAmount = top(o['grossAmount'], 'grossAmount', AMOUNT) as number | undefined
-  const splits = readSplits(issues, 'moneySplits', o['moneySplits'], paymentReferenceID)
-  const customerExternalID = top(o['customerExternalID'], 'customerExternalID', ID) as string | undefined
-  const customerIn = o['customer']
+  const chargeImmediately = top((hasOwn(o, 'chargeImmediately') ? o['chargeImmediately'] : undefined), 'chargeImmediately', BOOLEAN, kind === 'card') as boolean | undefined
+  const sellerConnectedAccountID = top((hasOwn(o, 'sellerConnectedAccountID') ? o['sellerConnectedAccountID'] : undefined), 'sellerConnectedAccountID', UUID) as string | undefined
+  const externalObjectIdTag = top((hasOwn(o, 'externalObjectIdTag') ? o['externalObjectIdTag'] : undefined), 'externalObjectIdTag', ID, false) as string | undefined
+  const description = top((hasOwn(o, 'description') ? o['description'] : undefined), 'description', DESCRIPTION, false) as string | undefined
+  const currency = top((hasOwn(o, 'currency') ? o['currency'] : undefined), 'currency', CURRENCY) as string | undefined
+  const grossAmount = top((hasOwn(o, 'grossAmount') ? o['grossAmount'] : undefined), 'grossAmount', AMOUNT) as number | undefined
+  const splits = readSplits(issues, 'moneySplits', (hasOwn(o, 'moneySplits') ? o['moneySplits'] : undefined), paymentReferenceID)
+  const customerExternalID = top((hasOwn(o, 'customerExternalID') ? o['customerExternalID'] : undefined), 'customerExternalID', ID) as string | undefined
+  const customerIn = (hasOwn(o, 'customer') ? o['customer'] : undefined)
   const customer = customerIn === undefined ? undefined : readCustomer(issues, customerIn)
-  const webhookSubscriptions = readSubscriptions(issues, o['webhookSubscriptions'])
-  const successUrl = top(o['successUrl'], 'successUrl', URL_RULE) as string | undefined
-  const failedUrl = top(o['failedUrl'], 'failedUrl', URL_RULE) as string | undefined
-  const metaData = readMetaData(issues, o['metaData'])
-  const chargedAmount = top(o['chargedAmount'], 'chargedAmount', AMOUNT) as number | undefined
-  const refundedAmount = top(o['refundedAmount'], 'refundedAmount', AMOUNT) as number | undefined
-  const excessRefundedAmount = top(o['excessRefundedAmount'], 'excessRefundedAmount', AMOUNT) as number | undefined
-  const paidAmount = top(o['paidAmount'], 'paidAmount', AMOUNT) as number | undefined
-  const kidIn = o['kid']
+  const webhookSubscriptions = readSubscriptions(issues, (hasOwn(o, 'webhookSubscriptions') ? o['webhookSubscriptions'] : undefined))
+  const successUrl = top((hasOwn(o, 'successUrl') ? o['successUrl'] : undefined), 'successUrl', URL_RULE) as string | undefined
+  const failedUrl = top((hasOwn(o, 'failedUrl') ? o['failedUrl'] : undefined), 'failedUrl', URL_RULE) as string | undefined
+  const metaData = readMetaData(issues, (hasOwn(o, 'metaData') ? o['metaData'] : undefined))
+  const chargedAmount = top((hasOwn(o, 'chargedAmount') ? o['chargedAmount'] : undefined), 'chargedAmount', AMOUNT) as number | undefined
+  const refundedAmount = top((hasOwn(o, 'refundedAmount') ? o['refundedAmount'] : undefined), 'refundedAmount', AMOUNT) as number | undefined
+  const excessRefundedAmount = top((hasOwn(o, 'excessRefundedAmount') ? o['excessRefundedAmount'] : undefined), 'excessRefundedAmount', AMOUNT) as number | undefined
+  const paidAmount = top((hasOwn(o, 'paidAmount') ? o['paidAmount'] : undefined), 'paidAmount', AMOUNT) as number | undefined
+  const kidIn = (hasOwn(o, 'kid') ? o['kid'] : undefined)
   const kid = kind === 'invoice' ? check(issues, kidIn, 'state', -1, 'kid', KID, true) as string | undefined : undefined
-  if (kind === 'card' && kidIn !== undefined) add(issues, 'kid', 'must be absent for a card payment')
-  const formAttempts = readFormAttempts(issues, o['formAttempts'])
+  // a card payment has no KID: its length must be 0 (docs/decisions.md "Issues: reasons, catalogs and caps")
+  if (kind === 'card' && kidIn !== undefined) add(issues, 'kid', 'too_long', ZERO)
+  const formAttempts = readFormAttempts(issues, (hasOwn(o, 'formAttempts') ? o['formAttempts'] : undefined))
   if (kind === 'invoice' && formAttempts !== undefined && formAttempts.length > 0) {
-    add(issues, 'formAttempts', 'must be empty for an invoice (it has no payment form)')
+    // an invoice has no payment form
+    add(issues, 'formAttempts', 'too_many', ZERO)
   }
-  const allocationRead = readSplits(issues, 'allocation', o['allocation'], paymentReferenceID)
+  const allocationRead = readSplits(issues, 'allocation', (hasOwn(o, 'allocation') ? o['allocation'] : undefined), paymentReferenceID)
   const allocation = allocationRead === undefined ? undefined : shareIfSame(allocationRead, splits)
-  const createdAt = top(o['createdAt'], 'createdAt', TIMESTAMP) as string | undefined
-  const updatedAt = top(o['updatedAt'], 'updatedAt', TIMESTAMP) as string | undefined
-  const version = top(o['version'], 'version', POSITIVE) as number | undefined
+  const createdAt = top((hasOwn(o, 'createdAt') ? o['createdAt'] : undefined), 'createdAt', TIMESTAMP) as string | undefined
+  const updatedAt = top((hasOwn(o, 'updatedAt') ? o['updatedAt'] : undefined), 'updatedAt', TIMESTAMP) as string | undefined
+  const version = top((hasOwn(o, 'version') ? o['version'] : undefined), 'version', POSITIVE) as number | undefined
 
   if (status !== undefined && kind !== undefined) {
     checkMoney(issues, {
@@ -536,7 +545,7 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
 
   // Every field read as undefined (a required one absent or invalid) has added an issue: with no
   // issue, every required field below holds a valid value.
-  if (issues.length > 0) return E.left(validationError(issues.slice(0, MAX_ISSUES)))
+  if (issues.length > 0) return E.left(validationError(issues))
 
   const p = {
     schemaVersion: SCHEMA_VERSION,
@@ -579,9 +588,11 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
  * known fields of a {@link Payment}, or `initialState` for any object whose `status` is
  * `NoPayment`. Anything else gives `Left` with code `ValidationFailed` and one issue per problem
  * found (at most 100), each at a path below `state`: `state.grossAmount`,
- * `state.moneySplits.2.amount`, or `state` itself for a value that is not an object; each
- * message is the codecs' sentence, the path then the rule broken
- * (`state.moneySplits.2.amount must be a safe integer of at least 0.`). Numbers given as `-0`
+ * `state.moneySplits.2.amount`, or `state` itself for a value that is not an object; each with
+ * the codecs' reason and params (`too_small`, `{ min: 0 }`) and message (docs/decisions.md
+ * "Issues: reasons, catalogs and caps" maps the invariants of a state onto the reasons). Past 100
+ * issues a last `too_many_issues` counts those found before the walk stopped. Only own
+ * properties are read. Numbers given as `-0`
  * are copied as `0`, except in `metaData`.
  *
  * Checked: every field's type, format and limits (as on create), the kind against the gateway,
@@ -609,16 +620,17 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
  */
 export const validateState = (input: unknown): E.Either<PaymentError, PaymentState> => {
   if (!isRecord(input)) {
-    return E.left(invalid('state', 'state must be an object: a payment, or { status: "NoPayment" }.'))
+    // a payment, or { status: "NoPayment" }
+    return E.left(invalid('state', 'type', OBJECT))
   }
   // docs/rules.md C11: 1 or absent is this release's shape; a higher integer is a newer release's
   const schemaVersion = Object.hasOwn(input, 'schemaVersion') ? input['schemaVersion'] : undefined
   if (schemaVersion !== undefined && schemaVersion !== SCHEMA_VERSION) {
     return Number.isInteger(schemaVersion) && (schemaVersion as number) > SCHEMA_VERSION
       ? E.left(paymentError('UnsupportedSchemaVersion', `The state was stored by a newer release (schemaVersion above ${SCHEMA_VERSION}); this release cannot read it.`))
-      : E.left(invalid('state.schemaVersion', `state.schemaVersion must be ${SCHEMA_VERSION}, or absent.`))
+      : E.left(invalid('state.schemaVersion', 'not_one_of', { allowed: [SCHEMA_VERSION] }))
   }
-  const status = input['status']
+    const status = hasOwn(input, 'status') ? input['status'] : undefined
   if (status === 'NoPayment') return E.right(initialState)
   return validatePayment(input, status)
 }

@@ -8,7 +8,7 @@
 import * as E from '../internal/either.js'
 import type { Command } from '../commands.js'
 import type { Issue, PaymentError } from '../errors.js'
-import { paymentError, validationError } from '../errors.js'
+import { issue, paymentError, validationError } from '../errors.js'
 import { kid as kidNumber } from '../kid.js'
 import type { Payment } from '../payment.js'
 import { isPayment } from '../payment.js'
@@ -102,12 +102,11 @@ const readTransfer = (transfer: unknown): E.Either<PaymentError, Transfer> => {
   const amount = own(transfer, 'amount')
   const kid = own(transfer, 'kid')
   const issues: Array<Issue> = []
-  if (!isAmount(amount) || amount < 1) {
-    issues.push({ path: 'amount', code: 'ValidationFailed', message: 'amount must be a safe integer of at least 1 (minor units).' })
-  }
-  if (!kidNumber.isValid(kid)) {
-    issues.push({ path: 'kid', code: 'ValidationFailed', message: 'kid must be 2 to 25 digits, the last a MOD10 or MOD11 check digit.' })
-  }
+  if (typeof amount !== 'number') issues.push(issue('amount', 'type', { expected: 'number' }))
+  else if (!isAmount(amount) && Number.isFinite(amount) && amount >= 1) issues.push(issue('amount', 'not_integer'))
+  else if (!isAmount(amount) || amount < 1) issues.push(issue('amount', 'too_small', { min: 1 }))
+  if (typeof kid !== 'string') issues.push(issue('kid', 'type', { expected: 'string' }))
+  else if (!kidNumber.isValid(kid)) issues.push(issue('kid', 'format', { format: 'kid' }))
   return issues.length > 0 ? E.left(validationError(issues)) : E.right({ amount: amount as number, kid: kid as string })
 }
 

@@ -7,7 +7,7 @@
  */
 import * as E from '../internal/either.js'
 import type { Issue, PaymentError } from '../errors.js'
-import { paymentError, validationError } from '../errors.js'
+import { issue, paymentError, validationError } from '../errors.js'
 import type { Payment } from '../payment.js'
 import { admitState } from '../trustedState.js'
 import { isPayment } from '../payment.js'
@@ -33,20 +33,20 @@ export const readFindQuery = (query: string): E.Either<PaymentError, string> => 
   const issues: Array<Issue> = []
   const seen = new Set<string>()
   let more = 0
-  const add = (path: string, message: string): void => {
-    if (issues.length < MAX_ISSUES) issues.push({ path, code: 'ValidationFailed', message })
+  const add = (found: Issue): void => {
+    if (issues.length < MAX_ISSUES) issues.push(found)
     else more++
   }
   for (const key of params.keys()) {
     if (key === QUERY_KEY || seen.has(key)) continue
     seen.add(key)
-    add(cut(key), 'This query parameter is not known: GET /payments takes externalPaymentReferenceID only.')
+    add(issue(cut(key), 'not_one_of', { allowed: [QUERY_KEY] }))
   }
   const values = params.getAll(QUERY_KEY)
-  if (values.length === 0) add(QUERY_KEY, 'externalPaymentReferenceID is required.')
-  else if (values.length > 1) add(QUERY_KEY, 'externalPaymentReferenceID must be given once.')
-  else if (values[0] === '') add(QUERY_KEY, 'externalPaymentReferenceID must not be empty.')
-  if (more > 0) issues.push({ path: '', code: 'ValidationFailed', message: `${String(more)} more problems were found.` })
+  if (values.length === 0) add(issue(QUERY_KEY, 'required'))
+  else if (values.length > 1) add(issue(QUERY_KEY, 'too_many', { max: 1 }))
+  else if (values[0] === '') add(issue(QUERY_KEY, 'too_short', { min: 1 }))
+  if (more > 0) issues.push(issue('', 'too_many_issues', { more }))
   return issues.length > 0 ? E.left(validationError(issues)) : E.right(values[0] as string)
 }
 

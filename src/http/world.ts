@@ -10,7 +10,7 @@ import * as O from '../internal/option.js'
 import type { Command } from '../commands.js'
 import { transition } from '../decider.js'
 import type { Issue, PaymentError } from '../errors.js'
-import { invalid, paymentError } from '../errors.js'
+import { invalid, issue, paymentError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment, PaymentState } from '../payment.js'
 import { initialState, isPayment } from '../payment.js'
@@ -233,10 +233,8 @@ export const deliveriesOf = (
 
 export const notFound: PaymentError = paymentError('PaymentNotFound', 'No payment has this paymentReferenceID.')
 
-export const unreadable: PaymentError = invalid(
-  '',
-  'The world, the request or the context could not be read: give a World from paysplit and plain objects.'
-)
+/** The world, the request or the context could not be read: give a World from paysplit and plain objects. */
+export const unreadable: PaymentError = invalid('', 'type', { expected: 'object' })
 
 // -------------------------------------------------------------------------------------
 // the context (docs/rules.md C6: the service's, not the client's)
@@ -252,19 +250,12 @@ export interface Checked {
   readonly kid: unknown
 }
 
-const contextIssue = (path: string, what: string): Issue => ({
-  path,
-  code: 'ValidationFailed',
-  message: `The context's ${path} must be ${what}.`
-})
+const contextIssue = (path: string, format: string): Issue => issue(path, 'format', { format })
 
 /** An error of the context, the service's own fault: 500 `InvalidContext`, nothing changed. */
 export const invalidContext = (issues: ReadonlyArray<Issue>): PaymentError => ({
   code: 'InvalidContext',
-  message:
-    issues.length === 1 && issues[0] !== undefined
-      ? `The service gave an invalid context: ${issues[0].message}`
-      : `The service gave an invalid context (${String(issues.length)} problems; see issues).`,
+  message: `The service gave an invalid context (the service's fault, not the request's): check ${issues.map((i) => i.path || 'the context').join(', ')}.`,
   issues
 })
 
@@ -275,16 +266,16 @@ export const invalidContext = (issues: ReadonlyArray<Issue>): PaymentError => ({
  */
 export const checkContext = (ctx: unknown, needsId: boolean): E.Either<PaymentError, Checked> => {
   if (!isObject(ctx) || Array.isArray(ctx)) {
-    return E.left(invalidContext([contextIssue('at', 'an ISO 8601 UTC timestamp: give a context object')]))
+    return E.left(invalidContext([issue('', 'type', { expected: 'object' })]))
   }
   const at = own(ctx, 'at')
   const id = own(ctx, 'paymentReferenceID')
   const catchAllUrl = own(ctx, 'catchAllUrl')
   const issues: Array<Issue> = []
-  if (!isTimestamp(at)) issues.push(contextIssue('at', 'an ISO 8601 UTC timestamp with fractional seconds'))
-  if (needsId && (typeof id !== 'string' || !isUuid(id))) issues.push(contextIssue('paymentReferenceID', 'a UUID'))
+  if (!isTimestamp(at)) issues.push(contextIssue('at', 'timestamp'))
+  if (needsId && (typeof id !== 'string' || !isUuid(id))) issues.push(contextIssue('paymentReferenceID', 'uuid'))
   if (catchAllUrl !== undefined && (typeof catchAllUrl !== 'string' || !isHttpUrl(catchAllUrl))) {
-    issues.push(contextIssue('catchAllUrl', 'an absolute http(s) URL, or absent'))
+    issues.push(contextIssue('catchAllUrl', 'url'))
   }
   if (issues.length > 0) return E.left(invalidContext(issues))
   return E.right({
@@ -296,4 +287,4 @@ export const checkContext = (ctx: unknown, needsId: boolean): E.Either<PaymentEr
 }
 
 /** The issue of a create of an invoice whose context has no valid KID. */
-export const kidIssue: Issue = contextIssue('kid', 'a valid KID (2–25 digits, the last a MOD10 or MOD11 check digit) for an invoice')
+export const kidIssue: Issue = contextIssue('kid', 'kid')

@@ -136,7 +136,7 @@ const validValues: Readonly<Record<string, string>> = {
 interface Shown {
   readonly summary: string
   readonly request: unknown
-  readonly issues: ReadonlyArray<Issue>
+  readonly issues: ReadonlyArray<Pick<Issue, 'path' | 'code' | 'message'>>
   /** The text next to each field that shows an error. */
   readonly fieldErrors: Readonly<Record<string, string>>
 }
@@ -279,6 +279,6 @@ describe('paysplit/codecs in headless Chromium', () => {
     const shown = await submit(ready(), { ...validValues, grossAmount: '9999' }, [1])
     expect(shown.summary).toBe('GrossAmountMismatch')
     expect(shown.issues.map((i) => [i.path, i.code])).toStrictEqual([['grossAmount', 'GrossAmountMismatch']])
-    expect(shown.fieldErrors['grossAmount']).toBe('grossAmount must be the sum of the split amounts, 10000.')
+    expect(shown.fieldErrors['grossAmount']).toBe('Must be the sum of the split amounts.')
   })
 })

@@ -1,0 +1,106 @@
+/**
+ * Standard Schema v1 (standardschema.dev) on the codecs of `paysplit/codecs` (docs/rules.md C12):
+ * form libraries and frameworks that accept any Standard Schema (React Hook Form's
+ * `standardSchemaResolver`, TanStack Form…) take them directly.
+ *
+ * The interface is written out here, the shape of `@standard-schema/spec` v1 (which the spec asks
+ * libraries to copy rather than depend on), so that the published types need no other package.
+ *
+ * @module standardSchema
+ */
+import { validationError, type Issue } from '../errors.js'
+import type { Validated } from './requestChecks.js'
+
+/**
+ * The Standard Schema v1 interface (`@standard-schema/spec`), as paysplit's codecs implement it:
+ * `vendor` `paysplit`, a synchronous `validate`.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': StandardSchemaV1.Props<Input, Output>
+}
+
+// eslint-disable-next-line @typescript-eslint/no-namespace -- the shape of @standard-schema/spec
+export declare namespace StandardSchemaV1 {
+  /** The Standard Schema properties. */
+  export interface Props<Input = unknown, Output = Input> {
+    readonly version: 1
+    readonly vendor: string
+    readonly validate: (value: unknown, options?: Options) => Result<Output> | Promise<Result<Output>>
+    readonly types?: Types<Input, Output> | undefined
+  }
+  /** What `validate` returns. */
+  export type Result<Output> = SuccessResult<Output> | FailureResult
+  /** A valid value. */
+  export interface SuccessResult<Output> {
+    readonly value: Output
+    readonly issues?: undefined
+  }
+  /** Options of `validate` (paysplit takes none). */
+  export interface Options {
+    readonly libraryOptions?: Record<string, unknown> | undefined
+  }
+  /** Every problem found. */
+  export interface FailureResult {
+    readonly issues: ReadonlyArray<Issue>
+  }
+  /** One problem. */
+  export interface Issue {
+    readonly message: string
+    readonly path?: ReadonlyArray<PropertyKey | PathSegment> | undefined
+  }
+  /** A path segment as an object. */
+  export interface PathSegment {
+    readonly key: PropertyKey
+  }
+  /** The input and output types. */
+  export interface Types<Input = unknown, Output = Input> {
+    readonly input: Input
+    readonly output: Output
+  }
+}
+
+/**
+ * A paysplit issue as a Standard Schema issue: its fields (`code`, `reason`, `params`, `message`)
+ * with `path` as an array of keys, list indexes as numbers.
+ */
+export type StandardIssue = Omit<Issue, 'path'> & { readonly path: ReadonlyArray<string | number> }
+
+/**
+ * The path `moneySplitList.1.amount` as keys `['moneySplitList', 1, 'amount']`: list indexes as
+ * numbers; a metaData key (which may hold dots or digits) stays one string key.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { pathKeys } from './standardSchema.js'
+ * assert.deepStrictEqual(pathKeys('moneySplitList.1.amount'), ['moneySplitList', 1, 'amount'])
+ * assert.deepStrictEqual(pathKeys('metaData.a.1'), ['metaData', 'a.1'])
+ * assert.deepStrictEqual(pathKeys(''), [])
+ */
+export const pathKeys = (path: string): Array<string | number> =>
+  path === ''
+    ? []
+    : path.startsWith('metaData.')
+      ? ['metaData', path.slice(9)]
+      : path.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k))
+
+/**
+ * The `~standard` property of the codec of a collector: `validate` runs it synchronously and gives
+ * `{ value }` or `{ issues }` (at most 100 and a `too_many_issues` one, as the codecs' errors).
+ *
+ * @internal
+ */
+export const standard = <Input, Output>(
+  collector: (u: unknown) => Validated<Output>
+): StandardSchemaV1.Props<Input, Output> & {
+  readonly validate: (value: unknown) => { readonly value: Output } | { readonly issues: ReadonlyArray<StandardIssue> }
+} => ({
+  version: 1,
+  vendor: 'paysplit',
+  validate: (u) => {
+    const r = collector(u)
+    return r.value !== undefined
+      ? { value: r.value }
+      : { issues: (validationError(r.issues).issues ?? []).map((i) => ({ ...i, path: pathKeys(i.path) })) }
+  }
+})
