@@ -27,6 +27,7 @@ const withChanges = (
   customer: Payment['customer'] = p.customer
 ): Payment => {
   const n: { -readonly [K in keyof Payment]: Payment[K] } = {
+    schemaVersion: 1,
     status,
     kind: p.kind,
     paymentReferenceID: p.paymentReferenceID,
@@ -77,6 +78,7 @@ const created = (id: string, at: string, r: PaymentIntentRequest, version: numbe
     moneySplits.push(split)
   }
   const p: { -readonly [K in keyof Payment]: Payment[K] } = {
+    schemaVersion: 1,
     status: 'Initiated',
     kind: r.paymentGateway === 'invoice' ? 'invoice' : 'card',
     paymentReferenceID: id,

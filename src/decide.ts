@@ -14,7 +14,7 @@
 import * as E from './internal/either.js'
 import { validatePaymentIntentRequest } from './codecs/requestChecks.js'
 import type { MetaData, PaymentIntentRequest } from './codecs/requests.js'
-import type { Command, CommandType } from './commands.js'
+import type { Command, CommandType, CreatePayment } from './commands.js'
 import { commandTypes } from './commands.js'
 import type { PaymentError } from './errors.js'
 import { invalid, paymentError, validationError } from './errors.js'
@@ -136,12 +136,14 @@ const sharedShape = (m: MetaData): MetaData => {
   return Object.assign({}, m)
 }
 
-const decideCreate = (env: Envelope): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+const decideCreate = (env: Envelope, decoded?: PaymentIntentRequest): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
   const f = env.fields as Record<string, unknown>
   const paymentReferenceID = Object.hasOwn(f, 'paymentReferenceID') ? f['paymentReferenceID'] : undefined
   const rawRequest = Object.hasOwn(f, 'request') ? f['request'] : undefined
   const rawKid = Object.hasOwn(f, 'kid') ? f['kid'] : undefined
-  const checked = validatePaymentIntentRequest(rawRequest)
+  // a request the caller decoded already (decideCreateDecoded) is not decoded again
+  const checked: { readonly issues: Issues; readonly value?: PaymentIntentRequest } =
+    decoded !== undefined ? { issues: [], value: decoded } : validatePaymentIntentRequest(rawRequest)
   const issues = checked.issues
   check(issues, paymentReferenceID, '', -1, 'paymentReferenceID', UUID, true)
   const gateway =
@@ -350,6 +352,26 @@ export const decideAdmitted = (
     return E.left(paymentError('PaymentNotFound', `There is no payment yet: ${env.type} needs a created payment.`))
   }
   return decidePayment(state, env as Envelope & { readonly type: PaymentCommandType })
+}
+
+/**
+ * `decide` for a `CreatePayment` whose `request` the caller decoded already with
+ * `decodePaymentIntentRequest` (the very value it returned, not a copy or a hand-built one): the
+ * request is not decoded a second time; everything else (envelope, existence, `paymentReferenceID`,
+ * KID) is checked as `decide` checks it. For `paysplit/http`, which decodes a create body once.
+ *
+ * @internal
+ */
+export const decideCreateDecoded = (
+  state: PaymentState,
+  command: CreatePayment
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
+  const envelope = readEnvelope(command)
+  if (E.isLeft(envelope)) return envelope
+  if (isPayment(state)) {
+    return E.left(paymentError('PaymentAlreadyExists', 'The payment already exists; it cannot be created again.'))
+  }
+  return decideCreate(envelope.right, command.request)
 }
 
 /** The state or the command could not be read (a getter or proxy threw while it was validated). */

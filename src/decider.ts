@@ -37,8 +37,10 @@ export interface Decider<C, S, Ev, Err> {
 // -------------------------------------------------------------------------------------
 
 /**
- * The payment decider as plain data (`{ initialState, decide, evolve }`), for libraries that run
- * deciders generically (fmodel-ts, emmett).
+ * The payment decider as plain data (`{ initialState, decide, evolve }`). Libraries that run
+ * deciders generically want their own shapes: `fmodelPaymentDecider` (fmodel-ts) and
+ * `emmettPaymentDecider` (emmett) are this decider in them, each tested on the library's own
+ * in-memory machinery.
  *
  * @example
  * import * as assert from 'node:assert'

@@ -15,8 +15,10 @@ import { own } from './internal/own.js'
 // -------------------------------------------------------------------------------------
 
 /**
- * Every error code paysplit returns. `DuplicateExternalPaymentReference` is only produced by the
- * service model of `paysplit/http`; the others by the decider and the codecs.
+ * Every error code paysplit returns. `DuplicateExternalPaymentReference`, `DuplicateKid`,
+ * `UnmatchedTransfer`, `InvalidContext` and `CustomerNotFound` are only produced by the service
+ * model of `paysplit/http`; `UnsupportedSchemaVersion` by the stored-state check (a document of a
+ * newer schema than this release reads, docs/rules.md C11); the others by the decider and the codecs.
  */
 export type ErrorCode =
   | 'ValidationFailed'
@@ -41,6 +43,12 @@ export type ErrorCode =
   | 'SplitAmountIncrease'
   | 'NothingToChange'
   | 'DuplicateExternalPaymentReference'
+  // the service model and stored states (docs/rules.md C9, C11)
+  | 'DuplicateKid'
+  | 'UnmatchedTransfer'
+  | 'InvalidContext'
+  | 'CustomerNotFound'
+  | 'UnsupportedSchemaVersion'
 
 /** The codes an {@link Issue} of a validation error can carry, in order of precedence. */
 export type IssueCode = 'MissingCustomerExternalID' | 'ValidationFailed' | 'GrossAmountMismatch'

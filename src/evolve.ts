@@ -7,7 +7,7 @@
 import type { PaymentCreated, PaymentEvent } from './events.js'
 import { withAmount } from './patches.js'
 import type { MoneySplit, Payment, PaymentState } from './payment.js'
-import { isPayment } from './payment.js'
+import { isPayment, SCHEMA_VERSION } from './payment.js'
 
 // -------------------------------------------------------------------------------------
 // evolve
@@ -41,6 +41,7 @@ const created = (e: PaymentCreated): Payment => {
   }
   if (count < moneySplits.length) moneySplits.length = count
   const p: Mutable<Payment> = {
+    schemaVersion: SCHEMA_VERSION,
     status: 'Initiated',
     kind: r.paymentGateway === 'invoice' ? 'invoice' : 'card',
     paymentReferenceID: id,
@@ -96,6 +97,7 @@ const zeroed = (frozen: ReadonlyArray<MoneySplit>): ReadonlyArray<MoneySplit> =>
  */
 const next = (p: Payment, at: string): Mutable<Payment> => {
   const n: Mutable<Payment> = {
+    schemaVersion: SCHEMA_VERSION,
     status: p.status,
     kind: p.kind,
     paymentReferenceID: p.paymentReferenceID,

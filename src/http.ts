@@ -1,15 +1,26 @@
 /**
- * `paysplit/http` — the payments service on the wire, as pure functions (docs/rules.md C5–C6): routes,
- * response bodies, HTTP status per error, webhook deliveries, and the in-memory service model
- * that runs whole requests. No I/O: a server (see docs/examples/server.ts) brings sockets,
+ * `paysplit/http` — the payments service on the wire, as pure functions (docs/rules.md C5–C6,
+ * C9–C10): routes, response bodies, HTTP status per error, webhook deliveries and their Standard
+ * Webhooks messages, and the in-memory service model that runs whole requests, reads, the payment
+ * form and bank transfers. No I/O: a server (see docs/examples/server.ts) brings sockets,
  * storage, the clock, identifiers and webhook transport.
  *
  * @packageDocumentation
  */
 
 // routes
-export { allowedMethods, matchRoute, routeTakesBody } from './http/routes.js'
-export type { CreatePaymentRoute, PaymentRoute, Route, RouteMismatch, RouteName } from './http/routes.js'
+export { allowedMethods, isReadRoute, matchRoute, routeTakesBody } from './http/routes.js'
+export type {
+  CreatePaymentRoute,
+  FindPaymentRoute,
+  GetCustomerRoute,
+  GetPaymentRoute,
+  PaymentRoute,
+  ReadRoute,
+  Route,
+  RouteMismatch,
+  RouteName
+} from './http/routes.js'
 
 // responses and status codes
 export {
@@ -25,6 +36,7 @@ export type {
   AdjustInvoiceBody,
   ChargeBody,
   CreatePaymentBody,
+  CustomerBody,
   ErrorBody,
   ErrorDetail,
   HttpErrorCode,
@@ -32,13 +44,14 @@ export type {
   MessageBody,
   MoneySplitRecord,
   PartialRefundBody,
+  PaymentBody,
   PaymentCreatedView,
   ResponseBody,
   WireError,
   WireErrorCode
 } from './http/responses.js'
 
-// webhooks
+// webhooks and their messages
 export {
   normaliseWebhookEventType,
   webhookDeliveries,
@@ -51,23 +64,13 @@ export type {
   WebhookPayload,
   WebhookPayment
 } from './http/webhooks.js'
+export { webhookMessage } from './http/messages.js'
+export type { WebhookMessage, WebhookMessageHeaders, WebhookMessageOptions } from './http/messages.js'
 
-// the service model
-export {
-  completeForm,
-  emptyWorld,
-  failForm,
-  getCustomer,
-  getPayment,
-  handle,
-  receiveTransfer
-} from './http/service.js'
-export type {
-  CreatedReference,
-  EventContext,
-  HandleContext,
-  Handled,
-  HttpRequest,
-  Operated,
-  World
-} from './http/service.js'
+// the service model: the world and its reads, requests, the payment form and the bank
+export { emptyWorld, getCustomer, getPayment } from './http/world.js'
+export type { CreatedReference, Deliveries, World } from './http/world.js'
+export { handle } from './http/service.js'
+export type { Handled, HandleContext, HttpRequest } from './http/service.js'
+export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from './http/bank.js'
+export type { EventContext, FormOperated, Operated, Transfer } from './http/bank.js'

@@ -12,10 +12,12 @@
 export { decide } from './decide.js'
 export { evolve } from './evolve.js'
 export { paymentDecider, replay, transition } from './decider.js'
+export { emmettPaymentDecider, fmodelPaymentDecider, PaymentRejected, toEmmettEvent } from './adapters.js'
+export type { EmmettDecider, EmmettPaymentCommand, EmmettPaymentEvent, FmodelDecider } from './adapters.js'
 export type { Decider } from './decider.js'
 
 // the state
-export { initialState, isPayment, isTerminal } from './payment.js'
+export { initialState, isPayment, isTerminal, SCHEMA_VERSION } from './payment.js'
 export type {
   Allocation,
   FormAttempt,

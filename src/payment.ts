@@ -58,6 +58,12 @@ export interface FormAttempt {
  * `chargedAmount = grossAmount + refundedAmount` and `refundedAmount ≤ chargedAmount`.
  */
 export interface Payment {
+  /**
+   * The version of the stored shape (docs/rules.md C11): 1 for every payment this release makes. A
+   * later release that changes the shape raises it and reads every older one; this release refuses
+   * a higher one (`UnsupportedSchemaVersion`) rather than misread it.
+   */
+  readonly schemaVersion: typeof SCHEMA_VERSION
   readonly status: PaymentStatus
   readonly kind: PaymentKind
   readonly paymentReferenceID: string
@@ -100,6 +106,16 @@ export interface Payment {
   /** How many events have been applied to this payment. */
   readonly version: number
 }
+
+/**
+ * The version of the stored shape of a {@link Payment} this release makes and reads (docs/rules.md C11).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { SCHEMA_VERSION } from 'paysplit'
+ * assert.strictEqual(SCHEMA_VERSION, 1)
+ */
+export const SCHEMA_VERSION = 1
 
 /** The state before a payment exists. */
 export interface NoPayment {

@@ -71,6 +71,7 @@ export const makeSplits = (
  * subscription and metaData. Version 2 (PaymentCreated, CustomerUpserted).
  */
 export const cardPayment = (overrides: Partial<Payment> = {}): Payment => ({
+  schemaVersion: 1,
   status: 'Initiated',
   kind: 'card',
   paymentReferenceID: ids.cardPayment,
@@ -117,6 +118,7 @@ export const cardPayment = (overrides: Partial<Payment> = {}): Payment => ({
  * platform fee 500; no customer, no chargeImmediately. Version 1 (PaymentCreated).
  */
 export const invoicePayment = (overrides: Partial<Payment> = {}): Payment => ({
+  schemaVersion: 1,
   status: 'Initiated',
   kind: 'invoice',
   paymentReferenceID: ids.invoicePayment,
@@ -350,6 +352,7 @@ export const paymentArb: fc.Arbitrary<Payment> = fc.oneof(cardArb, invoiceArb)
 export const chargedCardWith = (paymentReferenceID: string, at: string, moneySplits: ReadonlyArray<MoneySplit>): Payment => {
   const gross = moneySplits.reduce((sum, s) => sum + s.amount, 0)
   return {
+    schemaVersion: 1,
     status: 'Charged',
     kind: 'card',
     paymentReferenceID,

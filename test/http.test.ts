@@ -44,7 +44,6 @@ describe('routes (C6)', () => {
     '/',
     '/payment',
     '/payments/',
-    `/payments/${ID}`,
     `/payments/${ID}/`,
     `/payments/${ID}/cancel/`,
     `/payments/${ID}/refund/fully`,
@@ -52,7 +51,10 @@ describe('routes (C6)', () => {
     `/payments/${ID}/capture`,
     `/v1/payments/${ID}/cancel`,
     `/PAYMENTS/${ID}/cancel`,
-    ''
+    '',
+    '/customers',
+    '/customers/',
+    '/customers/a/b'
   ])('unknown path %j → 404 RouteNotFound', (path) => {
     expect(matchRoute('POST', path)).toStrictEqual(E.left({ reason: 'RouteNotFound' }))
     expect(allowedMethods(path)).toStrictEqual([])
@@ -65,15 +67,29 @@ describe('routes (C6)', () => {
   })
 
   it.each(['GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'post'])(
-    'known path with method %s → 405 MethodNotAllowed, in the { success, error: { code, message } } shape on every endpoint',
+    'known path with method %s → 405 MethodNotAllowed with headers.allow, in the { success, error: { code, message } } shape on every endpoint',
     (method) => {
-      for (const path of ['/payments', `/payments/${ID}/cancel`, `/payments/${ID}/charge`, `/payments/${ID}/refund`, `/payments/not-a-uuid/cancel`]) {
-        expect(matchRoute(method, path)).toStrictEqual(E.left({ reason: 'MethodNotAllowed', allow: ['POST'] }))
-        expect(allowedMethods(path)).toStrictEqual(['POST'])
-        const [, response] = handle(emptyWorld, { method, path }, { at: atOf(0), paymentReferenceID: idOf(1) })
+      const paths: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+        ['/payments', ['GET', 'POST']],
+        [`/payments/${ID}/cancel`, ['POST']],
+        [`/payments/${ID}/charge`, ['POST']],
+        [`/payments/${ID}/refund`, ['POST']],
+        ['/payments/not-a-uuid/cancel', ['POST']],
+        [`/payments/${ID}`, ['GET']],
+        ['/payments/not-a-uuid', ['GET']],
+        ['/customers/customer-42', ['GET']],
+        ['/customers/%zz', ['GET']]
+      ]
+      for (const [path, allow] of paths) {
+        if (allow.includes(method)) continue
+        expect(matchRoute(method, path)).toStrictEqual(E.left({ reason: 'MethodNotAllowed', allow }))
+        expect(allowedMethods(path)).toStrictEqual(allow)
+        // routing comes first: whatever the context
+        const [, response] = handle(emptyWorld, { method, path }, null as never)
         expect(response).toStrictEqual({
           status: 405,
-          body: { success: false, error: { code: 'MethodNotAllowed', message: 'This endpoint accepts POST only.' } }
+          body: { success: false, error: { code: 'MethodNotAllowed', message: `This endpoint accepts ${allow.join(', ')} only.` } },
+          headers: { allow: allow.join(', ') }
         })
       }
     }
@@ -82,7 +98,7 @@ describe('routes (C6)', () => {
   it('a path id that is not a UUID → 404 PaymentNotFound, in the shape of its endpoint', () => {
     const send = (action: string) =>
       handle(emptyWorld, { method: 'POST', path: `/payments/not-a-uuid/${action}` }, { at: atOf(0), paymentReferenceID: idOf(1) })[1]
-    const message = 'No payment has the paymentReferenceID not-a-uuid.'
+    const message = 'No payment has this paymentReferenceID.'
     expect(send('cancel')).toStrictEqual({ status: 404, body: { response: null, success: false, error: message } })
     expect(send('refund')).toStrictEqual({ status: 404, body: { response: null, success: false, error: message } })
     expect(send('charge')).toStrictEqual({ status: 404, body: { success: false, error: message } })
@@ -99,20 +115,20 @@ describe('routes (C6)', () => {
     const s = new Session()
     expect(s.post(ID, 'cancel')).toStrictEqual({
       status: 404,
-      body: { response: null, success: false, error: `No payment has the paymentReferenceID ${ID}.` }
+      body: { response: null, success: false, error: 'No payment has this paymentReferenceID.' }
     })
     expect(s.post(ID, 'charge').status).toBe(404)
     expect(s.post(ID, 'refund').status).toBe(404)
     expect(s.post(ID, 'refund/partially', { moneySplitPatch: [], newGrossAmount: 0 })).toStrictEqual({
       status: 404,
-      body: { success: false, error: { code: 'PaymentNotFound', message: `No payment has the paymentReferenceID ${ID}.` } }
+      body: { success: false, error: { code: 'PaymentNotFound', message: 'No payment has this paymentReferenceID.' } }
     })
     // existence is checked before the body's shape (C2 order)
     expect(s.post(ID, 'adjust', 'garbage').status).toBe(404)
   })
 
   it('which endpoints take a body', () => {
-    const names: ReadonlyArray<[RouteName, boolean]> = [
+    const names: ReadonlyArray<[Exclude<RouteName, 'getPayment' | 'findPayment' | 'getCustomer'>, boolean]> = [
       ['createPayment', true],
       ['cancelPayment', false],
       ['chargePayment', false],
@@ -170,7 +186,12 @@ describe('httpStatusOf (C6: a status for every error code)', () => {
     AdjustNotAllowedInStatus: 409,
     TransferNotAllowedInStatus: 409,
     ConcurrentModification: 409,
-    PayloadTooLarge: 413
+    PayloadTooLarge: 413,
+    DuplicateKid: 409,
+    CustomerNotFound: 404,
+    UnmatchedTransfer: 404,
+    InvalidContext: 500,
+    UnsupportedSchemaVersion: 500
   }
 
   it.each(Object.entries(expected))('%s → %i', (code, status) => {

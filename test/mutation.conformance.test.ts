@@ -208,7 +208,7 @@ const service = (variant: Variant = {}): CheckServiceOptions => {
     received.push(...(variant.deliver?.(ws) ?? ws))
   }
   const handler = variant.handler ?? handle
-  const event = <T,>(operate: (at: string) => readonly [World, T, ReadonlyArray<WebhookDelivery>]): Promise<T> => {
+  const event = <T,>(operate: (at: string) => readonly [World, T, ReadonlyArray<WebhookDelivery>, ...unknown[]]): Promise<T> => {
     const [next, result, deliveries] = operate(tick())
     world = next
     deliver(deliveries)

@@ -165,7 +165,8 @@ describe('responses.ts', () => {
     // kills 375:56 (', ' → ""): matchRoute only ever allows POST, but mismatchResponse is exported
     expect(mismatchResponse({ reason: 'MethodNotAllowed', allow: ['POST', 'PUT'] })).toStrictEqual({
       status: 405,
-      body: { success: false, error: { code: 'MethodNotAllowed', message: 'This endpoint accepts POST, PUT only.' } }
+      body: { success: false, error: { code: 'MethodNotAllowed', message: 'This endpoint accepts POST, PUT only.' } },
+      headers: { allow: 'POST, PUT' }
     })
   })
 })
@@ -177,9 +178,10 @@ describe('responses.ts', () => {
 describe('routes.ts', () => {
   it('a path with an action but no id segment (/payments/cancel) is no endpoint', () => {
     // kills 84:7 (`slash < 0` → false): the mutant read `/payments/cancel` as cancel of payment "cance"
+    // (`/payments/cancel` is GET /payments/{id} with an id that is no UUID: never a POST endpoint)
     for (const action of ['cancel', 'charge', 'refund', 'adjust']) {
-      expect(matchRoute('POST', `/payments/${action}`)).toStrictEqual(E.left({ reason: 'RouteNotFound' }))
-      expect(allowedMethods(`/payments/${action}`)).toStrictEqual([])
+      expect(matchRoute('POST', `/payments/${action}`)).toStrictEqual(E.left({ reason: 'MethodNotAllowed', allow: ['GET'] }))
+      expect(allowedMethods(`/payments/${action}`)).toStrictEqual(['GET'])
     }
   })
 
@@ -218,7 +220,9 @@ describe('webhooks.ts', () => {
 
   it('a catch-all url that is the empty string receives nothing; subscriptions still do', () => {
     // kills 202:35 (`catchAll !== ''` → true), 202:48 ('' → "Stryker was here!")
-    const s = new Session('')
+    // handle refuses it: the context's catchAllUrl must be an absolute http(s) URL (C6, InvalidContext)
+    expect(new Session('').send('POST', '/payments', cardRequest()).status).toBe(500)
+    const s = new Session(null)
     const id = s.create(cardRequest({ webhookSubscriptions: [{ eventType: 'Initiated', url: HOOK }] }))
     expect(s.deliveries.map((d) => [d.eventType, d.url, d.payload.eventID])).toStrictEqual([['Initiated', HOOK, `${id}:1`]])
     const p = s.payment(id)

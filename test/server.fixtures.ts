@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net'
 export interface Received {
   readonly path: string
   readonly headers: IncomingHttpHeaders
+  /** The body as sent, for a signature check. */
+  readonly raw: string
   readonly body: {
     eventID: string
     eventType: string
@@ -34,8 +36,9 @@ export class Receiver {
       req.on('data', (c: Buffer) => chunks.push(c))
       req.on('end', () => {
         const path = req.url ?? '/'
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body']
-        this.received.push({ path, headers: req.headers, body })
+        const raw = Buffer.concat(chunks).toString('utf8')
+        const body = JSON.parse(raw) as Received['body']
+        this.received.push({ path, headers: req.headers, body, raw })
         let status = 200
         if (path.startsWith('/flaky')) {
           const key = `${path} ${body.eventID}`

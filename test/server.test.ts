@@ -3,6 +3,7 @@
  * through success and every rejection the seed names, status codes, bodies, transport errors,
  * and the webhooks a second local server receives (with retries).
  */
+import { Webhook } from 'standardwebhooks'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kid } from '../src/index.js'
@@ -33,13 +34,15 @@ const stored = async (id: string) => {
   return p
 }
 
+const SECRET = 'whsec_' + Buffer.from('reference-server-test-secret-0123').toString('base64')
+
 beforeAll(async () => {
   receiver = new Receiver()
   hooks = await receiver.start()
   payments = createPaymentsServer({
     catchAllUrl: `${hooks}/all`,
     maxBodyBytes: 16 * 1024,
-    webhooks: { maxAttempts: 3, baseDelayMs: 5, timeoutMs: 2000 }
+    webhooks: { maxAttempts: 3, baseDelayMs: 5, timeoutMs: 2000, secret: SECRET }
   })
   base = await payments.listen(0, '127.0.0.1')
 })
@@ -78,6 +81,13 @@ describe('a card payment charged later: create, reserve, charge, partial refund,
     expect((await call(base, 'POST', `/payments/${id}/refund`)).status).toBe(409)
     expect((await call(base, 'POST', `/payments/${id}/cancel`)).status).toBe(409)
     expect(await stored(id)).toMatchObject({ status: 'Refunded', chargedAmount: 10000, refundedAmount: 10000, grossAmount: 0 })
+    // C9: the reads over the wire
+    const read = await call(base, 'GET', `/payments/${id}`)
+    expect(read.status).toBe(200)
+    expect(read.body.payment.paymentCreated.status).toBe('Refunded')
+    const ext = read.body.payment.paymentCreated.externalPaymentReferenceID as string
+    expect((await call(base, 'GET', `/payments?externalPaymentReferenceID=${encodeURIComponent(ext)}`)).body).toStrictEqual(read.body)
+    expect((await call(base, 'GET', `/customers/${encodeURIComponent(read.body.payment.paymentCreated.customerExternalID as string)}`)).status).toBe(read.body.payment.customer === undefined ? 404 : 200)
 
     await payments.idle()
     const all = receiver.for('/all', id)
@@ -92,6 +102,11 @@ describe('a card payment charged later: create, reserve, charge, partial refund,
       expect(r.headers['content-type']).toBe('application/json')
       expect(r.headers['x-paysplit-event-id']).toBe(r.body.eventID)
       expect(r.body.objectName).toBe('payment')
+      // C10: a Standard Webhooks message, signed by the server, verified as a receiver would
+      expect(r.headers['webhook-id']).toBe(r.body.eventID)
+      const headers = Object.fromEntries(Object.entries(r.headers).filter((e): e is [string, string] => typeof e[1] === 'string'))
+      expect(new Webhook(SECRET).verify(r.raw, headers)).toStrictEqual(r.body)
+      expect(() => new Webhook(SECRET).verify(r.raw.replace('"payment"', '"pay"'), headers)).toThrow()
     }
     expect(receiver.for('/charged', id).map((r) => r.body.eventType)).toStrictEqual(['Charged'])
     const records = (await payments.deliveries()).filter((d) => d.paymentReferenceID === id)
@@ -247,18 +262,19 @@ describe('routes over the wire (C6)', () => {
     )
   })
 
-  it('a known path with another method → 405 MethodNotAllowed with Allow: POST', async () => {
-    const r = await call(base, 'GET', '/payments')
+  it('a known path with another method → 405 MethodNotAllowed with its Allow header', async () => {
+    const r = await call(base, 'DELETE', '/payments')
     expect(r.status).toBe(405)
-    expect(r.headers.get('allow')).toBe('POST')
-    expect(r.body).toStrictEqual({ success: false, error: { code: 'MethodNotAllowed', message: 'This endpoint accepts POST only.' } })
+    expect(r.headers.get('allow')).toBe('GET, POST')
+    expect(r.body).toStrictEqual({ success: false, error: { code: 'MethodNotAllowed', message: 'This endpoint accepts GET, POST only.' } })
+    expect((await call(base, 'POST', '/payments/6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10')).headers.get('allow')).toBe('GET')
     expect((await call(base, 'DELETE', '/payments/6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10/cancel')).status).toBe(405)
   })
 
   it('a path id that is not a UUID, or that nobody created → 404 PaymentNotFound in the endpoint shape', async () => {
     expect(await call(base, 'POST', '/payments/nope/cancel')).toMatchObject({
       status: 404,
-      body: { response: null, success: false, error: 'No payment has the paymentReferenceID nope.' }
+      body: { response: null, success: false, error: 'No payment has this paymentReferenceID.' }
     })
     expect(await call(base, 'POST', '/payments/nope/charge')).toMatchObject({ status: 404, body: { success: false, error: expect.any(String) as string } })
     expect(await call(base, 'POST', '/payments/6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10/refund/partially', {})).toMatchObject({

@@ -135,11 +135,17 @@ describe('POST /payments (I2.1, I2.4; C6)', () => {
     expect(issues).toEqual(expect.arrayContaining(['currency', 'environment', 'grossAmount']))
   })
 
-  it('an invoice without a KID in the context → 400 ValidationFailed at kid', () => {
+  it('C6: an invoice without a KID in the context → 500 InvalidContext at kid (the service\'s fault), nothing changed', () => {
     const s = new Session()
+    const before = s.world
     const r = s.send('POST', '/payments', invoiceRequest())
-    expect(r.status).toBe(400)
-    expect((r.body as unknown as { error: { issues: Array<{ path: string }> } }).error.issues.map((i) => i.path)).toContain('kid')
+    expect(r.status).toBe(500)
+    const error = (r.body as unknown as { error: { code: string; issues: Array<{ path: string }> } }).error
+    expect(error.code).toBe('InvalidContext')
+    expect(error.issues.map((i) => i.path)).toEqual(['kid'])
+    expect(s.world).toBe(before)
+    // a request that is not valid is the client's 400 first, KID or not
+    expect(s.send('POST', '/payments', invoiceRequest({ grossAmount: 1 })).status).toBe(400)
   })
 
   it('an id the context reuses → 409 PaymentAlreadyExists', () => {
@@ -187,14 +193,18 @@ describe('externalPaymentReferenceID is unique (C6)', () => {
     expect(s.world).toBe(world)
   })
 
-  it('an invoice repeat is the same request only with the same KID', () => {
+  it('C6: an invoice repeat ignores the context\'s KID: the stored invoice keeps its own (a fresh KID per request retries safely)', () => {
     const s = new Session()
     const id = s.create(invoiceRequest(), { kid: KID })
-    const same = s.send('POST', '/payments', invoiceRequest(), { kid: KID })
-    expect(same.status).toBe(200)
-    expect((same.body as unknown as { paymentIntent: { paymentCreated: { paymentReferenceID: string } } }).paymentIntent.paymentCreated.paymentReferenceID).toBe(id)
-    const otherKid = s.send('POST', '/payments', invoiceRequest(), { kid: OTHER_KID })
-    expect(otherKid.status).toBe(409)
+    const world = s.world
+    for (const extra of [{ kid: KID }, { kid: OTHER_KID }, { kid: 'not a KID' }, {}]) {
+      const same = s.send('POST', '/payments', invoiceRequest(), extra)
+      expect(same.status).toBe(200)
+      const created = (same.body as unknown as { paymentIntent: { paymentCreated: { paymentReferenceID: string; kid: string } } }).paymentIntent.paymentCreated
+      expect(created.paymentReferenceID).toBe(id)
+      expect(created.kid).toBe(KID)
+      expect(s.world).toBe(world)
+    }
   })
 
   it('a card repeat ignores a KID in the context (cards have none)', () => {
@@ -651,8 +661,12 @@ describe('the world is an immutable value', () => {
 
   it('a hostile request (throwing getters) is an error response, not an exception', () => {
     const hostile = new Proxy({}, { get: () => { throw new Error('boom') } })
+    // it has no own method or path: no route
     const [, r] = handle(emptyWorld, hostile as never, { at: atOf(1), paymentReferenceID: idOf(1) })
-    expect(r.status).toBe(400)
+    expect(r.status).toBe(404)
+    const throwing = new Proxy({}, { getOwnPropertyDescriptor: () => { throw new Error('boom') } })
+    const [, r3] = handle(emptyWorld, throwing as never, { at: atOf(1), paymentReferenceID: idOf(1) })
+    expect(r3.status).toBe(400)
     const [, r2] = handle(emptyWorld, { method: 'POST', path: '/payments', body: hostile }, { at: atOf(1), paymentReferenceID: idOf(1) })
     expect(r2.status).toBe(400)
   })

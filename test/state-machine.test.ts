@@ -29,6 +29,12 @@ describe('docs/state-machine.md', () => {
     }
   })
 
+  it('C9: the diagram shows where the payment form hands the customer back (successUrl, failedUrl)', () => {
+    const block = /```mermaid\n([\s\S]*?)```/.exec(doc)?.[1] ?? ''
+    expect(block).toMatch(/note left of Reserved : CompletePaymentForm .*successUrl/)
+    expect(block).toMatch(/note right of Initiated : FailPaymentForm.*failedUrl/)
+  })
+
   it('draws an exit from the terminal states and no other edge out of them', () => {
     expect(edges.filter((e) => e.from === 'Cancelled' || e.from === 'Refunded')).toEqual([])
     expect(doc).toContain('Cancelled --> [*]')

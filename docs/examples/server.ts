@@ -21,9 +21,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
+import { Webhook } from 'standardwebhooks'
 import { invalid, kid, type Payment, type PaymentError } from '../../src/index.js'
 import {
-  allowedMethods,
   completeForm,
   errorResponse,
   failForm,
@@ -32,6 +32,7 @@ import {
   mismatchResponse,
   receiveTransfer,
   routeTakesBody,
+  webhookMessage,
   type HandleContext,
   type Handled,
   type HttpRequest,
@@ -61,6 +62,12 @@ export interface WebhookSenderOptions {
   readonly baseDelayMs?: number
   /** Time limit of one attempt. Default 5000 ms. */
   readonly timeoutMs?: number
+  /**
+   * The Standard Webhooks signing secret (`whsec_…`): every message is then signed
+   * (`webhook-signature`) with the `standardwebhooks` package, and receivers verify it with theirs.
+   * Without one, messages go out unsigned.
+   */
+  readonly secret?: string
 }
 
 /** Options of {@link createPaymentsServer}; every one has a default. */
@@ -129,6 +136,7 @@ const send = (res: ServerResponse, response: HttpResponse, headers: Record<strin
   res.writeHead(response.status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(json)),
+    ...(response.headers ?? {}),
     ...headers
   })
   res.end(json)
@@ -175,16 +183,26 @@ const field = (body: unknown, key: string): string | undefined => {
 const none: ReadonlyArray<string> = []
 
 /** The slice of the world a request can touch. */
-const keysOf = (route: Route, body: unknown, newId: string): SliceKeys => {
-  if (route.name !== 'createPayment') {
-    return { paymentReferenceIDs: [route.paymentReferenceID], externalPaymentReferenceIDs: none, customerExternalIDs: none }
-  }
-  const ext = field(body, 'externalPaymentReferenceID')
-  const customer = field(body, 'customerExternalID')
-  return {
-    paymentReferenceIDs: [newId],
-    externalPaymentReferenceIDs: ext === undefined ? none : [ext],
-    customerExternalIDs: customer === undefined ? none : [customer]
+const keysOf = (route: Route, body: unknown, newId: string, kid: string | undefined): SliceKeys => {
+  switch (route.name) {
+    case 'createPayment': {
+      const ext = field(body, 'externalPaymentReferenceID')
+      const customer = field(body, 'customerExternalID')
+      return {
+        paymentReferenceIDs: [newId],
+        externalPaymentReferenceIDs: ext === undefined ? none : [ext],
+        customerExternalIDs: customer === undefined ? none : [customer],
+        kids: kid === undefined ? none : [kid]
+      }
+    }
+    case 'findPayment': {
+      const ext = new URLSearchParams(route.query).getAll('externalPaymentReferenceID')
+      return { paymentReferenceIDs: none, externalPaymentReferenceIDs: ext.length === 1 ? ext : none, customerExternalIDs: none }
+    }
+    case 'getCustomer':
+      return { paymentReferenceIDs: none, externalPaymentReferenceIDs: none, customerExternalIDs: [route.customerExternalID] }
+    default:
+      return { paymentReferenceIDs: [route.paymentReferenceID], externalPaymentReferenceIDs: none, customerExternalIDs: none }
   }
 }
 
@@ -201,7 +219,7 @@ class WebhookSender {
 
   constructor(
     private readonly storage: Storage,
-    private readonly options: Required<WebhookSenderOptions>,
+    private readonly options: Required<Omit<WebhookSenderOptions, 'secret'>> & { readonly secret?: string },
     private readonly log: (line: string) => void
   ) {}
 
@@ -225,21 +243,28 @@ class WebhookSender {
   }
 
   private async deliver(record: DeliveryRecord): Promise<void> {
-    const { maxAttempts, baseDelayMs, timeoutMs } = this.options
-    const body = JSON.stringify(record.payload)
+    const { maxAttempts, baseDelayMs, timeoutMs, secret } = this.options
+    const signer = secret === undefined ? undefined : new Webhook(secret)
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       let lastStatus: number | undefined
       let lastError: string | undefined
       try {
+        // a Standard Webhooks message, stamped and signed afresh for each attempt (docs/http.md)
+        const message = webhookMessage(
+          { url: record.url, eventType: record.eventType as WebhookDelivery['eventType'], payload: record.payload },
+          { timestamp: Math.floor(Date.now() / 1000) }
+        )
+        const signature = signer?.sign(message.id, new Date(message.timestamp * 1000), message.body)
         const res = await fetch(record.url, {
           method: 'POST',
           headers: {
-            'content-type': 'application/json',
+            ...message.headers,
+            ...(signature !== undefined ? { 'webhook-signature': signature } : {}),
             'x-paysplit-event-id': record.eventID,
             'x-paysplit-event-type': record.eventType,
             'x-paysplit-delivery-attempt': String(attempt)
           },
-          body,
+          body: message.body,
           signal: AbortSignal.timeout(timeoutMs)
         })
         await res.arrayBuffer().catch(() => undefined)
@@ -296,7 +321,8 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
     {
       maxAttempts: options.webhooks?.maxAttempts ?? 5,
       baseDelayMs: options.webhooks?.baseDelayMs ?? 200,
-      timeoutMs: options.webhooks?.timeoutMs ?? 5000
+      timeoutMs: options.webhooks?.timeoutMs ?? 5000,
+      ...(options.webhooks?.secret !== undefined ? { secret: options.webhooks.secret } : {})
     },
     log
   )
@@ -307,7 +333,7 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
    */
   const runCommitted = async <R>(
     keys: SliceKeys,
-    step: (world: World) => readonly [World, R, ReadonlyArray<WebhookDelivery>]
+    step: (world: World) => readonly [World, R, ReadonlyArray<WebhookDelivery>, ...unknown[]]
   ): Promise<R | undefined> => {
     for (let attempt = 1; attempt <= maxCommitAttempts; attempt++) {
       const before = await storage.load(keys)
@@ -331,8 +357,8 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
     const matched = matchRoute(method, path)
     if (E.isLeft(matched)) {
       req.resume()
-      const allow = allowedMethods(path)
-      send(res, mismatchResponse(matched.left), allow.length > 0 && matched.left.reason === 'MethodNotAllowed' ? { allow: allow.join(', ') } : {})
+      // a 405 carries its allow header in the response
+      send(res, mismatchResponse(matched.left))
       return
     }
     const route = matched.right
@@ -359,15 +385,14 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
       }
     }
     const newId = newPaymentId()
-    const response = await runCommitted(keysOf(route, body, newId), (world) => {
-      const ext = field(body, 'externalPaymentReferenceID')
-      const stored = ext === undefined ? undefined : world.references.get(ext)
-      const isInvoice = route.name === 'createPayment' && field(body, 'paymentGateway') === 'invoice'
+    // A fresh KID for every invoice create: a repeat ignores it (the stored invoice keeps its own),
+    // and the open invoices that hold it are loaded, so a clash is 409 DuplicateKid.
+    const kid = route.name === 'createPayment' && field(body, 'paymentGateway') === 'invoice' ? newKid() : undefined
+    const response = await runCommitted(keysOf(route, body, newId, kid), (world) => {
       const ctx: HandleContext = {
         at: clock(),
         paymentReferenceID: newId,
-        // A repeated create keeps the KID it was given, so that it compares equal.
-        ...(isInvoice ? { kid: stored?.kid ?? newKid() } : {}),
+        ...(kid !== undefined ? { kid } : {}),
         ...(catchAllUrl !== undefined ? { catchAllUrl } : {})
       }
       return handler(world, { method, path, body }, ctx)
@@ -395,7 +420,7 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
 
   const operation = async (
     paymentReferenceID: string,
-    op: (world: World, at: string) => readonly [World, E.Either<PaymentError, Payment>, ReadonlyArray<WebhookDelivery>]
+    op: (world: World, at: string) => readonly [World, E.Either<PaymentError, Payment>, ReadonlyArray<WebhookDelivery>, ...unknown[]]
   ): Promise<E.Either<PaymentError, Payment>> => {
     const keys: SliceKeys = { paymentReferenceIDs: [paymentReferenceID], externalPaymentReferenceIDs: none, customerExternalIDs: none }
     const result = await runCommitted(keys, (world) => op(world, clock()))

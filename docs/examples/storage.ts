@@ -26,6 +26,8 @@ export interface SliceKeys {
   readonly paymentReferenceIDs: ReadonlyArray<string>
   readonly externalPaymentReferenceIDs: ReadonlyArray<string>
   readonly customerExternalIDs: ReadonlyArray<string>
+  /** KIDs whose open (`Initiated`) invoices the request needs. */
+  readonly kids?: ReadonlyArray<string>
 }
 
 /** What one request changed, with the expectations that make the write safe. */
@@ -169,7 +171,16 @@ export class InMemoryStorage implements Storage {
         addPayment(r.paymentReferenceID)
       }
     }
-    for (const c of keys.customerExternalIDs) {
+    for (const kid of keys.kids ?? []) {
+      // the open invoices that hold the KID: a new invoice must not take it (DuplicateKid), a
+      // transfer by KID finds its invoice among them
+      for (const [key, p] of this.payments) {
+        if (p.kind === 'invoice' && p.status === 'Initiated' && p.kid === kid) payments.set(key, p)
+      }
+    }
+    // the customers the request names, and those of the payments it loaded: webhooks and reads
+    // report the stored record
+    for (const c of [...keys.customerExternalIDs, ...[...payments.values()].map((p) => p.customerExternalID)]) {
       const customer = this.customers.get(c)
       if (customer !== undefined) customers.set(c, customer)
     }

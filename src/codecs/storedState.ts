@@ -22,7 +22,7 @@
 import { hasOwn } from '../internal/own.js'
 import * as E from '../internal/either.js'
 import type { PaymentError } from '../errors.js'
-import { invalid, type IssueParams, type IssueReason, validationError } from '../errors.js'
+import { invalid, paymentError, type IssueParams, type IssueReason, validationError } from '../errors.js'
 import {
   AMOUNT,
   ARRAY,
@@ -62,7 +62,7 @@ import type {
   PaymentState,
   PaymentStatus
 } from '../payment.js'
-import { initialState } from '../payment.js'
+import { initialState, SCHEMA_VERSION } from '../payment.js'
 import type { Customer, MetaData, PaymentGateway, WebhookSubscription } from './requests.js'
 import {
   MAX_DESCRIPTION_LENGTH,
@@ -548,6 +548,7 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
   if (issues.length > 0) return E.left(validationError(issues))
 
   const p = {
+    schemaVersion: SCHEMA_VERSION,
     status,
     kind,
     paymentReferenceID,
@@ -622,7 +623,14 @@ export const validateState = (input: unknown): E.Either<PaymentError, PaymentSta
     // a payment, or { status: "NoPayment" }
     return E.left(invalid('state', 'type', OBJECT))
   }
-  const status = hasOwn(input, 'status') ? input['status'] : undefined
+  // docs/rules.md C11: 1 or absent is this release's shape; a higher integer is a newer release's
+  const schemaVersion = Object.hasOwn(input, 'schemaVersion') ? input['schemaVersion'] : undefined
+  if (schemaVersion !== undefined && schemaVersion !== SCHEMA_VERSION) {
+    return Number.isInteger(schemaVersion) && (schemaVersion as number) > SCHEMA_VERSION
+      ? E.left(paymentError('UnsupportedSchemaVersion', `The state was stored by a newer release (schemaVersion above ${SCHEMA_VERSION}); this release cannot read it.`))
+      : E.left(invalid('state.schemaVersion', 'not_one_of', { allowed: [SCHEMA_VERSION] }))
+  }
+    const status = hasOwn(input, 'status') ? input['status'] : undefined
   if (status === 'NoPayment') return E.right(initialState)
   return validatePayment(input, status)
 }

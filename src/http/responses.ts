@@ -10,8 +10,10 @@
 import type { ErrorCode, Issue } from '../errors.js'
 import type { AdjustedSplit, PaymentEvent, RefundedSplit } from '../events.js'
 import type { MoneySplit, Payment, PaymentStatus } from '../payment.js'
-import type { Environment, PaymentGateway } from '../codecs/requests.js'
-import type { Route, RouteMismatch, RouteName } from './routes.js'
+import type { Customer, Environment, PaymentGateway } from '../codecs/requests.js'
+import { own } from './own.js'
+import type { CreatePaymentRoute, PaymentRoute, RouteMismatch, RouteName } from './routes.js'
+import type { WebhookPayment } from './webhooks.js'
 
 // -------------------------------------------------------------------------------------
 // model: errors on the wire
@@ -143,6 +145,19 @@ export interface ErrorBody {
   readonly error: ErrorDetail
 }
 
+/**
+ * Body of `GET /payments/{id}` and `GET /payments?externalPaymentReferenceID=…` (docs/rules.md C9):
+ * exactly the `payment` object of a webhook payload, for the payment as it is now.
+ */
+export interface PaymentBody {
+  readonly payment: WebhookPayment
+}
+
+/** Body of `GET /customers/{customerExternalID}` (docs/rules.md C9): the stored customer record. */
+export interface CustomerBody {
+  readonly customer: Customer
+}
+
 /** Every response body. */
 export type ResponseBody =
   | CreatePaymentBody
@@ -150,17 +165,29 @@ export type ResponseBody =
   | ChargeBody
   | PartialRefundBody
   | AdjustInvoiceBody
+  | PaymentBody
+  | CustomerBody
   | ErrorBody
 
-/** A response: status code and JSON body. */
+/**
+ * A response: status code, JSON body and, when there are any, headers (lower-case names): a 405
+ * carries `allow`, the methods of that path (docs/rules.md C9).
+ */
 export interface HttpResponse {
   readonly status: number
   readonly body: ResponseBody
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 // -------------------------------------------------------------------------------------
 // status codes
 // -------------------------------------------------------------------------------------
+
+/** `{ [key]: o[key] }` when `o` has that own property, defined; else `{}` (a polluted prototype adds nothing). */
+const optional = <O extends object, K extends keyof O & string>(o: O, key: K): Partial<Pick<O, K>> => {
+  const v = own(o, key)
+  return v === undefined ? {} : ({ [key]: v } as Partial<Pick<O, K>>)
+}
 
 const statusByCode: Readonly<Record<WireErrorCode, number>> = {
   ValidationFailed: 400,
@@ -171,10 +198,13 @@ const statusByCode: Readonly<Record<WireErrorCode, number>> = {
   NothingToChange: 400,
   KidMismatch: 400,
   PaymentNotFound: 404,
+  CustomerNotFound: 404,
+  UnmatchedTransfer: 404,
   RouteNotFound: 404,
   MethodNotAllowed: 405,
   PaymentAlreadyExists: 409,
   DuplicateExternalPaymentReference: 409,
+  DuplicateKid: 409,
   FormNotUsedForInvoice: 409,
   FormNotAllowedInStatus: 409,
   ChargeNotAllowedForInvoice: 409,
@@ -188,15 +218,18 @@ const statusByCode: Readonly<Record<WireErrorCode, number>> = {
   AdjustNotAllowedInStatus: 409,
   TransferNotAllowedInStatus: 409,
   ConcurrentModification: 409,
-  PayloadTooLarge: 413
+  PayloadTooLarge: 413,
+  InvalidContext: 500,
+  UnsupportedSchemaVersion: 500
 }
 
 /**
  * The HTTP status of a failure (docs/rules.md C6): 400 for malformed or invalid input, 404 for an unknown
- * payment or route, 405 for a wrong method, 409 for a command the payment's kind or status
- * forbids and for conflicts (`NothingToRefund`, `PaymentAlreadyExists`,
- * `DuplicateExternalPaymentReference`, `ConcurrentModification`), 413 for a body over a server's
- * limit. A PaymentError is a WireError, so `httpStatusOf(paymentError)` works; a code paysplit
+ * payment, customer or route (and for a bank transfer no open invoice matches), 405 for a wrong
+ * method, 409 for a command the payment's kind or status forbids and for conflicts
+ * (`NothingToRefund`, `PaymentAlreadyExists`, `DuplicateExternalPaymentReference`, `DuplicateKid`,
+ * `ConcurrentModification`), 413 for a body over a server's limit, 500 for the service's own
+ * faults (`InvalidContext`, `UnsupportedSchemaVersion`). A PaymentError is a WireError, so `httpStatusOf(paymentError)` works; a code paysplit
  * does not know (a JavaScript caller's invention) gives 500.
  *
  * @example
@@ -236,9 +269,9 @@ export const moneySplitRecordOf = (s: MoneySplit): MoneySplitRecord => ({
   paymentReferenceID: s.paymentReferenceID,
   connectedAccountID: s.connectedAccountID,
   amount: s.amount,
-  ...(s.description !== undefined ? { description: s.description } : {}),
+  ...optional(s, 'description'),
   insertTime: s.insertTime,
-  ...(s.externalID !== undefined ? { externalID: s.externalID } : {}),
+  ...optional(s, 'externalID'),
   isFee: s.isFee
 })
 
@@ -269,17 +302,17 @@ export const paymentCreatedOf = (p: Payment): PaymentCreatedView => ({
   status: p.status,
   environment: p.environment,
   paymentGateway: p.paymentGateway,
-  ...(p.chargeImmediately !== undefined ? { chargeImmediately: p.chargeImmediately } : {}),
+  ...optional(p, 'chargeImmediately'),
   sellerConnectedAccountID: p.sellerConnectedAccountID,
-  ...(p.externalObjectIdTag !== undefined ? { externalObjectIdTag: p.externalObjectIdTag } : {}),
-  ...(p.description !== undefined ? { description: p.description } : {}),
+  ...optional(p, 'externalObjectIdTag'),
+  ...optional(p, 'description'),
   currency: p.currency,
   grossAmount: p.grossAmount,
   chargedAmount: p.chargedAmount,
   refundedAmount: p.refundedAmount,
   excessRefundedAmount: p.excessRefundedAmount,
   customerExternalID: p.customerExternalID,
-  ...(p.kid !== undefined ? { kid: p.kid } : {}),
+  ...optional(p, 'kid'),
   successUrl: p.successUrl,
   failedUrl: p.failedUrl,
   createdAt: p.createdAt,
@@ -289,16 +322,16 @@ export const paymentCreatedOf = (p: Payment): PaymentCreatedView => ({
 const refundedSplitOf = (s: RefundedSplit): RefundedSplit => ({
   refundAmount: s.refundAmount,
   connectedAccountID: s.connectedAccountID,
-  ...(s.description !== undefined ? { description: s.description } : {}),
-  ...(s.externalID !== undefined ? { externalID: s.externalID } : {}),
+  ...optional(s, 'description'),
+  ...optional(s, 'externalID'),
   isFee: s.isFee
 })
 
 const adjustedSplitOf = (s: AdjustedSplit): AdjustedSplit => ({
   adjustedAmount: s.adjustedAmount,
   connectedAccountID: s.connectedAccountID,
-  ...(s.description !== undefined ? { description: s.description } : {}),
-  ...(s.externalID !== undefined ? { externalID: s.externalID } : {}),
+  ...optional(s, 'description'),
+  ...optional(s, 'externalID'),
   isFee: s.isFee
 })
 
@@ -306,14 +339,26 @@ const adjustedSplitOf = (s: AdjustedSplit): AdjustedSplit => ({
 // failure responses
 // -------------------------------------------------------------------------------------
 
-const detailOf = (e: WireError): ErrorDetail => ({
-  code: e.code,
-  message: e.message,
-  ...(e.issues !== undefined ? { issues: e.issues.map((i) => ({ path: i.path, code: i.code, reason: i.reason, ...(i.params !== undefined ? { params: i.params } : {}), message: i.message })) } : {}),
-  ...(e.missing !== undefined ? { missing: [...e.missing] } : {}),
-  ...(e.unknown !== undefined ? { unknown: [...e.unknown] } : {}),
-  ...(e.repeated !== undefined ? { repeated: [...e.repeated] } : {})
-})
+/** The error's own lists only: a polluted `Object.prototype` adds none. */
+const listOf = (e: WireError, key: 'issues' | 'missing' | 'unknown' | 'repeated'): ReadonlyArray<unknown> | undefined => {
+  const v = own(e, key)
+  return Array.isArray(v) ? (v as ReadonlyArray<unknown>) : undefined
+}
+
+const detailOf = (e: WireError): ErrorDetail => {
+  const issues = listOf(e, 'issues') as ReadonlyArray<Issue> | undefined
+  const missing = listOf(e, 'missing') as ReadonlyArray<number> | undefined
+  const unknown = listOf(e, 'unknown') as ReadonlyArray<number> | undefined
+  const repeated = listOf(e, 'repeated') as ReadonlyArray<number> | undefined
+  return {
+    code: e.code,
+    message: e.message,
+    ...(issues !== undefined ? { issues: issues.map((i) => ({ ...i })) } : {}),
+    ...(missing !== undefined ? { missing: [...missing] } : {}),
+    ...(unknown !== undefined ? { unknown: [...unknown] } : {}),
+    ...(repeated !== undefined ? { repeated: [...repeated] } : {})
+  }
+}
 
 /**
  * The response of a failure at an endpoint (`undefined`: no endpoint, i.e. an unknown route or a
@@ -350,8 +395,9 @@ export const errorResponse = (route: RouteName | undefined, error: WireError): H
 
 /**
  * The response for a request that matches no endpoint: 404 `RouteNotFound`, 405
- * `MethodNotAllowed`, or 404 `PaymentNotFound` in the shape of the endpoint whose path has a
- * `{paymentReferenceID}` that is not a UUID.
+ * `MethodNotAllowed` (with the `allow` header), 404 `PaymentNotFound` in the shape of the endpoint
+ * whose path has a `{paymentReferenceID}` that is not a UUID, or 404 `CustomerNotFound` for a
+ * customer segment that is not valid percent-encoding. No message quotes the path.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -361,23 +407,25 @@ export const errorResponse = (route: RouteName | undefined, error: WireError): H
  * assert.ok(E.isLeft(m))
  * assert.deepStrictEqual(mismatchResponse(m.left), {
  *   status: 404,
- *   body: { success: false, error: 'No payment has the paymentReferenceID not-a-uuid.' }
+ *   body: { success: false, error: 'No payment has this paymentReferenceID.' }
  * })
+ * const wrong = matchRoute('PUT', '/payments')
+ * assert.ok(E.isLeft(wrong))
+ * assert.deepStrictEqual(mismatchResponse(wrong.left).headers, { allow: 'GET, POST' })
  */
 export const mismatchResponse = (m: RouteMismatch): HttpResponse => {
   switch (m.reason) {
     case 'RouteNotFound':
       return errorResponse(undefined, { code: 'RouteNotFound', message: 'No endpoint has this path.' })
     case 'MethodNotAllowed':
-      return errorResponse(undefined, {
-        code: 'MethodNotAllowed',
-        message: `This endpoint accepts ${m.allow.join(', ')} only.`
-      })
+      return {
+        ...errorResponse(undefined, { code: 'MethodNotAllowed', message: `This endpoint accepts ${m.allow.join(', ')} only.` }),
+        headers: { allow: m.allow.join(', ') }
+      }
     case 'PaymentNotFound':
-      return errorResponse(m.route.name, {
-        code: 'PaymentNotFound',
-        message: `No payment has the paymentReferenceID ${m.route.paymentReferenceID}.`
-      })
+      return errorResponse(m.route.name, { code: 'PaymentNotFound', message: 'No payment has this paymentReferenceID.' })
+    case 'CustomerNotFound':
+      return errorResponse('getCustomer', { code: 'CustomerNotFound', message: 'No customer has this customerExternalID.' })
   }
 }
 
@@ -455,7 +503,7 @@ const findEvent = <T extends PaymentEvent['type']>(
  * })
  */
 export const successResponse = (
-  route: Route,
+  route: CreatePaymentRoute | PaymentRoute,
   payment: Payment,
   events: ReadonlyArray<PaymentEvent>
 ): HttpResponse => {

@@ -1,6 +1,6 @@
 /**
- * Routes of the payments service (docs/rules.md I4, docs/rules.md C6): which endpoint a method and a path name.
- * Pure string work: no I/O, nothing thrown.
+ * Routes of the payments service (docs/rules.md I4, C6, C9): which endpoint a method and a path
+ * name. Pure string work: no I/O, nothing thrown.
  *
  * @module routes
  */
@@ -11,7 +11,7 @@ import { isUuid } from '../codecs/validators.js'
 // model
 // -------------------------------------------------------------------------------------
 
-/** The names of the six endpoints. */
+/** The names of the endpoints: six that change a payment, three reads (docs/rules.md C9). */
 export type RouteName =
   | 'createPayment'
   | 'cancelPayment'
@@ -19,6 +19,9 @@ export type RouteName =
   | 'refundPayment'
   | 'refundPartially'
   | 'adjustInvoice'
+  | 'getPayment'
+  | 'findPayment'
+  | 'getCustomer'
 
 /** `POST /payments`: create a payment intent. */
 export interface CreatePaymentRoute {
@@ -27,13 +30,40 @@ export interface CreatePaymentRoute {
 
 /** An endpoint that acts on one payment, named by the `{paymentReferenceID}` of its path. */
 export interface PaymentRoute {
-  readonly name: Exclude<RouteName, 'createPayment'>
+  readonly name: 'cancelPayment' | 'chargePayment' | 'refundPayment' | 'refundPartially' | 'adjustInvoice'
   /** The id as the path gave it (a UUID, either case). */
   readonly paymentReferenceID: string
 }
 
+/** `GET /payments/{paymentReferenceID}`: read one payment. */
+export interface GetPaymentRoute {
+  readonly name: 'getPayment'
+  /** The id as the path gave it (a UUID, either case). */
+  readonly paymentReferenceID: string
+}
+
+/**
+ * `GET /payments?externalPaymentReferenceID=…`: find a payment by the caller's own reference. The
+ * query is checked by `handle` (docs/rules.md C9), not here.
+ */
+export interface FindPaymentRoute {
+  readonly name: 'findPayment'
+  /** The query string without its `?` (`''` when there is none). */
+  readonly query: string
+}
+
+/** `GET /customers/{customerExternalID}`: read a customer. */
+export interface GetCustomerRoute {
+  readonly name: 'getCustomer'
+  /** The path segment, percent-decoded. */
+  readonly customerExternalID: string
+}
+
+/** The three reads. */
+export type ReadRoute = GetPaymentRoute | FindPaymentRoute | GetCustomerRoute
+
 /** A matched endpoint. */
-export type Route = CreatePaymentRoute | PaymentRoute
+export type Route = CreatePaymentRoute | PaymentRoute | ReadRoute
 
 /**
  * Why a request matches no endpoint:
@@ -41,12 +71,15 @@ export type Route = CreatePaymentRoute | PaymentRoute
  * - `MethodNotAllowed`: the path is an endpoint's, the method is not (405; `allow` lists the methods);
  * - `PaymentNotFound`: the path is an endpoint's and the method right, but its
  *   `{paymentReferenceID}` is not a UUID, so no payment can have it (404). `route` says which
- *   endpoint, so the error body can take that endpoint's shape.
+ *   endpoint, so the error body can take that endpoint's shape;
+ * - `CustomerNotFound`: `GET /customers/{customerExternalID}` whose segment is not valid
+ *   percent-encoding, so no customer can have it (404).
  */
 export type RouteMismatch =
   | { readonly reason: 'RouteNotFound' }
   | { readonly reason: 'MethodNotAllowed'; readonly allow: ReadonlyArray<string> }
-  | { readonly reason: 'PaymentNotFound'; readonly route: PaymentRoute }
+  | { readonly reason: 'PaymentNotFound'; readonly route: PaymentRoute | GetPaymentRoute }
+  | { readonly reason: 'CustomerNotFound' }
 
 // -------------------------------------------------------------------------------------
 // matching
@@ -60,56 +93,95 @@ const actions: ReadonlyArray<readonly [string, PaymentRoute['name']]> = [
   ['adjust', 'adjustInvoice']
 ]
 
-const POST: ReadonlyArray<string> = ['POST']
+const POST: ReadonlyArray<string> = Object.freeze(['POST'])
+const GET: ReadonlyArray<string> = Object.freeze(['GET'])
+const GET_POST: ReadonlyArray<string> = Object.freeze(['GET', 'POST'])
 
-/** The path without its query string or fragment. */
-const pathOnly = (target: string): string => {
+/** Where the path of a request target ends: at its query string or fragment. */
+const pathEnd = (target: string): number => {
   let end = target.length
   const q = target.indexOf('?')
   if (q >= 0) end = q
   const h = target.indexOf('#')
   if (h >= 0 && h < end) end = h
-  return target.slice(0, end)
+  return end
+}
+
+/** The query string of a request target, without `?` and fragment (`''` when none). */
+const queryOf = (target: string): string => {
+  const q = target.indexOf('?')
+  const h = target.indexOf('#')
+  if (q < 0 || (h >= 0 && h < q)) return ''
+  return target.slice(q + 1, h > q ? h : target.length)
+}
+
+/** What a path names: the methods it takes, and the route each method gets. */
+interface PathMatch {
+  readonly allow: ReadonlyArray<string>
+  /** The route for `method` (one of `allow`); `undefined` for a malformed customer segment. */
+  readonly route: (method: string) => Route | undefined
 }
 
 /** The endpoint a path names, whatever the method; `undefined` for no endpoint. */
-const routeOfPath = (target: unknown): Route | undefined => {
+const matchPath = (target: unknown): PathMatch | undefined => {
   if (typeof target !== 'string') return undefined
-  const path = pathOnly(target)
-  if (path === '/payments') return { name: 'createPayment' }
+  const path = target.slice(0, pathEnd(target))
+  if (path === '/payments') {
+    return {
+      allow: GET_POST,
+      route: (method) => (method === 'POST' ? { name: 'createPayment' } : { name: 'findPayment', query: queryOf(target) })
+    }
+  }
+  const customers = '/customers/'
+  if (path.startsWith(customers)) {
+    const segment = path.slice(customers.length)
+    if (segment === '' || segment.includes('/')) return undefined
+    return { allow: GET, route: () => customerRoute(segment) }
+  }
   const prefix = '/payments/'
   if (!path.startsWith(prefix)) return undefined
   const rest = path.slice(prefix.length)
   const slash = rest.indexOf('/')
-  if (slash < 0) return undefined
+  if (slash < 0) return rest === '' ? undefined : { allow: GET, route: () => ({ name: 'getPayment', paymentReferenceID: rest }) }
   const id = rest.slice(0, slash)
   const action = rest.slice(slash + 1)
   for (const [suffix, name] of actions) {
-    if (action === suffix) return { name, paymentReferenceID: id }
+    if (action === suffix) return { allow: POST, route: () => ({ name, paymentReferenceID: id }) }
   }
   return undefined
 }
 
+const customerRoute = (segment: string): GetCustomerRoute | undefined => {
+  try {
+    return { name: 'getCustomer', customerExternalID: decodeURIComponent(segment) }
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * The methods a path accepts: `['POST']` for the six endpoints, `[]` for any other path. A server
- * uses it for the `Allow` header of a 405. The query string is ignored.
+ * The methods a path accepts: `['GET', 'POST']` for `/payments`, `['GET']` for
+ * `/payments/{id}` and `/customers/{customerExternalID}`, `['POST']` for the five actions on a
+ * payment, `[]` for any other path. A server uses it for the `Allow` header of a 405 (`handle`
+ * sets it already). The query string is ignored.
  *
  * @example
  * import * as assert from 'node:assert'
  * import { allowedMethods } from 'paysplit/http'
- * assert.deepStrictEqual(allowedMethods('/payments'), ['POST'])
+ * assert.deepStrictEqual(allowedMethods('/payments'), ['GET', 'POST'])
  * assert.deepStrictEqual(allowedMethods('/payments/6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10/cancel?x=1'), ['POST'])
+ * assert.deepStrictEqual(allowedMethods('/payments/6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10'), ['GET'])
  * assert.deepStrictEqual(allowedMethods('/customers'), [])
  */
-export const allowedMethods = (path: string): ReadonlyArray<string> =>
-  routeOfPath(path) === undefined ? [] : POST
+export const allowedMethods = (path: string): ReadonlyArray<string> => matchPath(path)?.allow ?? []
 
 /**
- * Matches a method and a path to an endpoint (docs/rules.md I4; `POST /payments/{id}/adjust` for the
- * invoice adjustment). The path is matched exactly, after dropping a query string: no trailing
- * slash, no percent-decoding. Methods are case-sensitive, as HTTP's are. The path is checked
- * first (no endpoint → `RouteNotFound`), then the method (`MethodNotAllowed`), then the
- * `{paymentReferenceID}` (not a UUID → `PaymentNotFound`).
+ * Matches a method and a path to an endpoint (docs/rules.md I4, C6, C9; `POST /payments/{id}/adjust`
+ * for the invoice adjustment). The path is matched exactly, after dropping a query string and a
+ * fragment: no trailing slash, no percent-decoding but of the customer segment. Methods are
+ * case-sensitive, as HTTP's are. The path is checked first (no endpoint → `RouteNotFound`), then
+ * the method (`MethodNotAllowed`), then the `{paymentReferenceID}` (not a UUID →
+ * `PaymentNotFound`) or the `{customerExternalID}` (not valid percent-encoding → `CustomerNotFound`).
  *
  * @example
  * import * as assert from 'node:assert'
@@ -117,7 +189,10 @@ export const allowedMethods = (path: string): ReadonlyArray<string> =>
  * import { matchRoute } from 'paysplit/http'
  * const id = '6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10'
  * assert.deepStrictEqual(matchRoute('POST', `/payments/${id}/refund/partially`), E.right({ name: 'refundPartially', paymentReferenceID: id }))
- * assert.deepStrictEqual(matchRoute('GET', '/payments'), E.left({ reason: 'MethodNotAllowed', allow: ['POST'] }))
+ * assert.deepStrictEqual(matchRoute('GET', `/payments/${id}`), E.right({ name: 'getPayment', paymentReferenceID: id }))
+ * assert.deepStrictEqual(matchRoute('GET', '/payments?externalPaymentReferenceID=order-1'), E.right({ name: 'findPayment', query: 'externalPaymentReferenceID=order-1' }))
+ * assert.deepStrictEqual(matchRoute('GET', '/customers/kari%40example'), E.right({ name: 'getCustomer', customerExternalID: 'kari@example' }))
+ * assert.deepStrictEqual(matchRoute('DELETE', '/payments'), E.left({ reason: 'MethodNotAllowed', allow: ['GET', 'POST'] }))
  * assert.deepStrictEqual(matchRoute('POST', '/customers'), E.left({ reason: 'RouteNotFound' }))
  * assert.deepStrictEqual(
  *   matchRoute('POST', '/payments/42/charge'),
@@ -125,18 +200,42 @@ export const allowedMethods = (path: string): ReadonlyArray<string> =>
  * )
  */
 export const matchRoute = (method: string, path: string): E.Either<RouteMismatch, Route> => {
-  const route = routeOfPath(path)
-  if (route === undefined) return E.left({ reason: 'RouteNotFound' })
-  if (method !== 'POST') return E.left({ reason: 'MethodNotAllowed', allow: POST })
-  if (route.name !== 'createPayment' && !isUuid(route.paymentReferenceID)) {
+  const match = matchPath(path)
+  if (match === undefined) return E.left({ reason: 'RouteNotFound' })
+  if (typeof method !== 'string' || !match.allow.includes(method)) {
+    return E.left({ reason: 'MethodNotAllowed', allow: match.allow })
+  }
+  const route = match.route(method)
+  if (route === undefined) return E.left({ reason: 'CustomerNotFound' })
+  if ((route.name === 'getPayment' || isPaymentRoute(route)) && !isUuid(route.paymentReferenceID)) {
     return E.left({ reason: 'PaymentNotFound', route })
   }
   return E.right(route)
 }
 
+/** True for the five endpoints that act on one payment (cancel, charge, refund, partial refund, adjust). */
+const isPaymentRoute = (route: Route): route is PaymentRoute =>
+  route.name === 'cancelPayment' ||
+  route.name === 'chargePayment' ||
+  route.name === 'refundPayment' ||
+  route.name === 'refundPartially' ||
+  route.name === 'adjustInvoice'
+
 /**
- * True for the endpoints whose request has a body (create, partial refund, adjust); cancel, charge
- * and full refund take none and ignore whatever is sent.
+ * True for the three reads (`GET`), which change nothing and use no context.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isReadRoute } from 'paysplit/http'
+ * assert.strictEqual(isReadRoute({ name: 'getCustomer', customerExternalID: 'customer-42' }), true)
+ * assert.strictEqual(isReadRoute({ name: 'createPayment' }), false)
+ */
+export const isReadRoute = (route: Route): route is ReadRoute =>
+  route.name === 'getPayment' || route.name === 'findPayment' || route.name === 'getCustomer'
+
+/**
+ * True for the endpoints whose request has a body (create, partial refund, adjust); cancel, charge,
+ * full refund and the reads take none and ignore whatever is sent.
  *
  * @example
  * import * as assert from 'node:assert'

@@ -15,6 +15,7 @@ import {
   type PaymentCreatedView
 } from './responses.js'
 import { parseWebhookEventType } from '../codecs/validators.js'
+import { own } from './own.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -23,7 +24,11 @@ import { parseWebhookEventType } from '../codecs/validators.js'
 /** What a webhook tells about the payment: its state after the events that caused it. */
 export interface WebhookPayment {
   readonly paymentCreated: PaymentCreatedView
-  /** Present when the payment holds a customer. */
+  /**
+   * The customer record: the service's stored one for the payment's `customerExternalID` (merged
+   * over every create that named it, docs/rules.md C9) when there is one, else the payment's own;
+   * absent when neither holds one.
+   */
   readonly customer?: Customer
   /** Present for invoices: the KID and the total received so far. */
   readonly kidNorwayInvoice?: { readonly kid: string; readonly paidAmount: number }
@@ -49,10 +54,15 @@ export interface WebhookDelivery {
   readonly payload: WebhookPayload
 }
 
-/** Options of {@link webhookDeliveries}. */
+/** Options of {@link webhookDeliveries}. Only own properties are read. */
 export interface WebhookOptions {
   /** The catch-all endpoint (docs/rules.md I6: configured in the Platform Dashboard); it receives every webhook. */
   readonly catchAllUrl?: string
+  /**
+   * The service's stored customer record for the payment's `customerExternalID`, reported instead
+   * of the payment's own (docs/rules.md C9); the service model passes it.
+   */
+  readonly customer?: Customer
 }
 
 // -------------------------------------------------------------------------------------
@@ -113,7 +123,9 @@ export const normaliseWebhookEventType = (s: string): O.Option<WebhookEventType>
 // -------------------------------------------------------------------------------------
 
 /**
- * What a webhook reports about `payment` (docs/rules.md C5): a fresh object.
+ * What a webhook (and a read, docs/rules.md C9) reports about `payment` (docs/rules.md C5): a fresh
+ * object. `customer`, when given, is the service's stored record and is reported instead of the
+ * payment's own.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -136,15 +148,17 @@ export const normaliseWebhookEventType = (s: string): O.Option<WebhookEventType>
  * assert.ok(invoice !== undefined)
  * assert.deepStrictEqual(webhookPaymentOf(invoice).kidNorwayInvoice, { kid: invoiceKid, paidAmount: 0 })
  */
-export const webhookPaymentOf = (payment: Payment): WebhookPayment => ({
-  paymentCreated: paymentCreatedOf(payment),
-  ...(payment.customer !== undefined ? { customer: { ...payment.customer } } : {}),
-  ...(payment.kind === 'invoice' && payment.kid !== undefined
-    ? { kidNorwayInvoice: { kid: payment.kid, paidAmount: payment.paidAmount } }
-    : {}),
-  moneySplit: payment.moneySplits.map(moneySplitRecordOf),
-  metaData: { ...payment.metaData }
-})
+export const webhookPaymentOf = (payment: Payment, customer?: Customer): WebhookPayment => {
+  const c = customer ?? (own(payment, 'customer') as Customer | undefined)
+  const kid = own(payment, 'kid')
+  return {
+    paymentCreated: paymentCreatedOf(payment),
+    ...(c !== undefined ? { customer: { ...c } } : {}),
+    ...(payment.kind === 'invoice' && typeof kid === 'string' ? { kidNorwayInvoice: { kid, paidAmount: payment.paidAmount } } : {}),
+    moneySplit: payment.moneySplits.map(moneySplitRecordOf),
+    metaData: { ...payment.metaData }
+  }
+}
 
 /**
  * The webhooks to send after `events` happened to a payment (docs/rules.md C5, docs/rules.md I6): for each event
@@ -189,7 +203,10 @@ export const webhookDeliveries = (
 ): ReadonlyArray<WebhookDelivery> => {
   const out: WebhookDelivery[] = []
   const first = payment.version - events.length
-  const catchAll = options.catchAllUrl
+  const catchAllIn = own(options, 'catchAllUrl')
+  const catchAll = typeof catchAllIn === 'string' ? catchAllIn : undefined
+  const customerIn = own(options, 'customer')
+  const customer = typeof customerIn === 'object' && customerIn !== null ? (customerIn as Customer) : undefined
   events.forEach((event, index) => {
     const type = webhookEventTypeOf(event)
     if (O.isNone(type)) return
@@ -210,7 +227,7 @@ export const webhookDeliveries = (
           createTime: event.at,
           objectName: 'payment',
           eventType,
-          payload: { payment: webhookPaymentOf(payment) }
+          payload: { payment: webhookPaymentOf(payment, customer) }
         }
       })
     }

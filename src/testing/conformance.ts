@@ -444,7 +444,7 @@ class OutsideEvent implements Cmd {
     if (k === undefined) return
     m.tick += 1
     const ctx = { at: clockOf(m.tick), ...hooksOf(r) }
-    let outcome: readonly [World, E.Either<unknown, Payment>, ReadonlyArray<WebhookDelivery>]
+    let outcome: readonly [World, E.Either<unknown, Payment>, ReadonlyArray<WebhookDelivery>, ...unknown[]]
     if (this.what === 'completeForm') {
       await r.sut.completeForm?.(k.realId)
       outcome = completeForm(m.world, k.modelId, ctx)
@@ -568,6 +568,7 @@ const commandArbs = (o: CheckServiceOptions): ReadonlyArray<fc.WeightedArbitrary
  *
  * @example
  * import * as assert from 'node:assert'
+ * import { kid } from 'paysplit'
  * import { emptyWorld, handle } from 'paysplit/http'
  * import { checkService } from 'paysplit/testing'
  * let world = emptyWorld
@@ -576,7 +577,10 @@ const commandArbs = (o: CheckServiceOptions): ReadonlyArray<fc.WeightedArbitrary
  *   send: async (request) => {
  *     n += 1
  *     const id = `6f1c3c52-3f51-4b8e-9a8e-${String(n).padStart(12, '0')}`
- *     const [next, response] = handle(world, request, { at: new Date(Date.UTC(2026, 10, 21, 10, 0, n)).toISOString(), paymentReferenceID: id, kid: '12345674' })
+ *     // a fresh KID for every request, as a service makes them (two open invoices never share one)
+ *     const made = kid.create(String(1000 + n), 'mod10')
+ *     const invoiceKid = made._tag === 'Right' ? made.right : ''
+ *     const [next, response] = handle(world, request, { at: new Date(Date.UTC(2026, 10, 21, 10, 0, n)).toISOString(), paymentReferenceID: id, kid: invoiceKid })
  *     world = next
  *     return { status: response.status, body: JSON.parse(JSON.stringify(response.body)) }
  *   },

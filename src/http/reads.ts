@@ -1,0 +1,92 @@
+/**
+ * The reads of the service model (docs/rules.md C9): `GET /payments/{id}`,
+ * `GET /payments?externalPaymentReferenceID=…` and `GET /customers/{customerExternalID}`. They use
+ * no context and change nothing.
+ *
+ * @module reads
+ */
+import * as E from '../internal/either.js'
+import type { Issue, PaymentError } from '../errors.js'
+import { issue, paymentError, validationError } from '../errors.js'
+import type { Payment } from '../payment.js'
+import { admitState } from '../trustedState.js'
+import { isPayment } from '../payment.js'
+import { errorResponse, type HttpResponse } from './responses.js'
+import type { ReadRoute } from './routes.js'
+import { webhookPaymentOf } from './webhooks.js'
+import { customerOf, keyOf, notFound, type World } from './world.js'
+
+const QUERY_KEY = 'externalPaymentReferenceID'
+
+/** At most this many issues, then one that counts the rest (docs/rules.md C3, bounded errors). */
+const MAX_ISSUES = 100
+
+/** A path segment (a query parameter's name) cut to 64 UTF-16 units and `…` (docs/rules.md C3). */
+const cut = (key: string): string => (key.length > 64 ? `${key.slice(0, 64)}…` : key)
+
+/**
+ * The `externalPaymentReferenceID` of a `GET /payments` query (docs/rules.md C9): exactly once,
+ * non-empty, read as `URLSearchParams` reads it; any other parameter is an issue at its name.
+ */
+export const readFindQuery = (query: string): E.Either<PaymentError, string> => {
+  const params = new URLSearchParams(query)
+  const issues: Array<Issue> = []
+  const seen = new Set<string>()
+  let more = 0
+  const add = (found: Issue): void => {
+    if (issues.length < MAX_ISSUES) issues.push(found)
+    else more++
+  }
+  for (const key of params.keys()) {
+    if (key === QUERY_KEY || seen.has(key)) continue
+    seen.add(key)
+    add(issue(cut(key), 'not_one_of', { allowed: [QUERY_KEY] }))
+  }
+  const values = params.getAll(QUERY_KEY)
+  if (values.length === 0) add(issue(QUERY_KEY, 'required'))
+  else if (values.length > 1) add(issue(QUERY_KEY, 'too_many', { max: 1 }))
+  else if (values[0] === '') add(issue(QUERY_KEY, 'too_short', { min: 1 }))
+  if (more > 0) issues.push(issue('', 'too_many_issues', { more }))
+  return issues.length > 0 ? E.left(validationError(issues)) : E.right(values[0] as string)
+}
+
+/** The payment as stored, validated when paysplit did not make it; an error when it cannot be read. */
+const readable = (stored: Payment): E.Either<PaymentError, Payment> => {
+  const admitted = admitState(stored)
+  if (E.isLeft(admitted)) return admitted
+  /* v8 ignore next -- a stored { status: 'NoPayment' } is no payment */
+  return isPayment(admitted.right) ? E.right(admitted.right) : E.left(notFound)
+}
+
+const paymentResponse = (world: World, route: ReadRoute, stored: Payment | undefined, missing: PaymentError): HttpResponse => {
+  if (stored === undefined) return errorResponse(route.name, missing)
+  const payment = readable(stored)
+  if (E.isLeft(payment)) return errorResponse(route.name, payment.left)
+  return { status: 200, body: { payment: webhookPaymentOf(payment.right, customerOf(world, payment.right)) } }
+}
+
+/** Answers one read (the world is a world: `handle` checked it). */
+export const handleRead = (world: World, route: ReadRoute): HttpResponse => {
+  switch (route.name) {
+    case 'getPayment':
+      return paymentResponse(world, route, world.payments.get(keyOf(route.paymentReferenceID)), notFound)
+    case 'findPayment': {
+      const ref = readFindQuery(route.query)
+      if (E.isLeft(ref)) return errorResponse(route.name, ref.left)
+      const reference = world.references.get(ref.right)
+      const stored = reference === undefined ? undefined : world.payments.get(keyOf(reference.paymentReferenceID))
+      return paymentResponse(
+        world,
+        route,
+        stored,
+        paymentError('PaymentNotFound', 'No payment has this externalPaymentReferenceID.')
+      )
+    }
+    case 'getCustomer': {
+      const customer = world.customers.get(route.customerExternalID)
+      return customer === undefined
+        ? errorResponse(route.name, paymentError('CustomerNotFound', 'No customer has this customerExternalID.'))
+        : { status: 200, body: { customer: { ...customer } } }
+    }
+  }
+}
