@@ -318,7 +318,7 @@ describe('POST /payments: what the world stores and looks up', () => {
     const [after, r] = handle(handMade, { method: 'POST', path: '/payments', body: cardRequest({ externalPaymentReferenceID: 'order-2' }) }, { at: atOf(2), paymentReferenceID: 42 as never })
     expect(r).toStrictEqual({
       status: 409,
-      body: { success: false, error: { code: 'PaymentAlreadyExists', message: `Payment ${idOf(1)} already exists; it cannot be created again.` } }
+      body: { success: false, error: { code: 'PaymentAlreadyExists', message: 'The payment already exists; it cannot be created again.' } }
     })
     expect(after).toBe(handMade)
     const [, fresh] = handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, { at: atOf(2), paymentReferenceID: 42 as never })
