@@ -31,14 +31,8 @@ import type {
   RefundedSplit
 } from './events.js'
 import { kid as kidNumber } from './kid.js'
-import {
-  applyColumns,
-  readPatchColumns,
-  returnedSplit,
-  toAdjustedSplits,
-  toRefundedSplits,
-  type PatchColumns
-} from './patches.js'
+import { applyColumns, returnedSplit, toAdjustedSplits, toRefundedSplits } from './patches.js'
+import { decodePatchColumns, listBound, type PatchColumns } from './patchColumns.js'
 import type { MoneySplit, Payment, PaymentState } from './payment.js'
 import { isPayment } from './payment.js'
 import type { PaymentCommandType } from './transitions.js'
@@ -46,17 +40,17 @@ import { checkGuards } from './transitions.js'
 import { isTimestamp } from './codecs/validators.js'
 import { admitState } from './trustedState.js'
 
+/** `Object.prototype`: a value found is own for sure when it lacks the key (docs/decisions.md, "Own properties only"). */
+const OP: object = Object.prototype
+
 // -------------------------------------------------------------------------------------
 // reading a command
 // -------------------------------------------------------------------------------------
 
 
 /**
- * The own property `key` of `o`, read once; `undefined` when absent. For the fields read on
- * every command (`type`, `at`, a create's fields, a patch) the same test is written out at the
- * call site instead (`Object.hasOwn(o, 'at') ? o['at'] : undefined`): V8 keeps the shapes it saw
- * per property access in the source, so a helper that reads every key through one access
- * (megamorphic) costs several times as much as a property read of its own.
+ * The own property `key` of `o`, read once; `undefined` when absent. The fields read on every
+ * command are read the same way but written out at the call site, which is faster (docs/performance.md, "Why the code looks like this").
  */
 /** A valid KID (docs/rules.md C7). */
 const KID = /* @__PURE__ */ format(kidNumber.isValid, 'kid')
@@ -73,7 +67,7 @@ interface Envelope {
 /** The command types, for a lookup that does not walk the list. */
 const knownTypes: ReadonlySet<unknown> = new Set(commandTypes)
 
-const readEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
+const decodeEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
   if (typeof command !== 'object' || command === null || Array.isArray(command)) {
     return E.left(invalid('', 'type', OBJECT))
   }
@@ -97,9 +91,8 @@ const readEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
 // -------------------------------------------------------------------------------------
 
 /**
- * The request without its customer (the customer goes into its own event). A fresh object
- * literal naming every field (optional ones only when present), not `{ customer, ...rest }`:
- * V8 copies an object rest pattern through a slow generic path.
+ * The request without its customer (the customer goes into its own event): a fresh object literal
+ * naming every field, optional ones only when given, rather than a rest pattern (docs/performance.md, "Why the code looks like this").
  */
 const withoutCustomer = (r: PaymentIntentRequest): Omit<PaymentIntentRequest, 'customer'> => {
   const o: { -readonly [K in keyof Omit<PaymentIntentRequest, 'customer'>]: PaymentIntentRequest[K] } = {
@@ -116,20 +109,19 @@ const withoutCustomer = (r: PaymentIntentRequest): Omit<PaymentIntentRequest, 'c
     failedUrl: r.failedUrl,
     metaData: r.metaData
   }
-  if (r.chargeImmediately !== undefined) o.chargeImmediately = r.chargeImmediately
-  if (r.externalObjectIdTag !== undefined) o.externalObjectIdTag = r.externalObjectIdTag
-  if (r.description !== undefined) o.description = r.description
+  const chargeImmediately = r.chargeImmediately
+  if (chargeImmediately !== undefined && (!('chargeImmediately' in OP) || Object.hasOwn(r, 'chargeImmediately'))) o.chargeImmediately = chargeImmediately
+  const tag = r.externalObjectIdTag
+  if (tag !== undefined && (!('externalObjectIdTag' in OP) || Object.hasOwn(r, 'externalObjectIdTag'))) o.externalObjectIdTag = tag
+  const description = r.description
+  if (description !== undefined && (!('description' in OP) || Object.hasOwn(r, 'description'))) o.description = description
   return o
 }
 
 /**
- * `m`, a decoded metaData, on maps that V8 shares between payments. The codec copies the input
- * with a spread (`{ ...input }`), and V8 gives such a copy a map of its own, which `Object.freeze`
- * must then copy into yet another one (two maps made and kept per payment: about 7 800 machine
- * instructions a create, garbage collection included); `Object.assign` into `{}` builds the same
- * object, key by key in the same order, on shared maps. The same, that is, unless
- * `Object.prototype` has one of the keys (`__proto__`, or anything a script put there): `{}`'s
- * [[Set]] would meet it, so `m` stays.
+ * `m`, a decoded metaData, copied key by key into a fresh object so that payments share its shape
+ * (docs/performance.md, "Why the code looks like this"); `m` itself when `Object.prototype` has one of its keys (`__proto__`, or anything a script
+ * put there), which an assignment into `{}` would meet.
  */
 const sharedShape = (m: MetaData): MetaData => {
   for (const key in m) if (key in Object.prototype) return m
@@ -158,7 +150,7 @@ const decideCreate = (env: Envelope, decoded?: PaymentIntentRequest): E.Either<P
   // the codec's fresh object, seen by no one else yet: the same key keeps its place
   const fresh: { metaData: MetaData } = request
   fresh.metaData = sharedShape(request.metaData)
-  const customer = request.customer
+  const customer = Object.hasOwn(request, 'customer') ? request.customer : undefined
   const rest = customer === undefined ? request : withoutCustomer(request)
   const id = paymentReferenceID as string
   const created: PaymentCreated =
@@ -184,9 +176,9 @@ const charged = (p: Payment, at: string, chargedAmount: number): PaymentCharged 
   excessRefundedAmount: 0
 })
 
-const readPatch = (fields: object): E.Either<PaymentError, PatchColumns> => {
+const decodePatch = (p: Payment, fields: object): E.Either<PaymentError, PatchColumns> => {
   const f = fields as Record<string, unknown>
-  const checked = readPatchColumns(Object.hasOwn(f, 'patch') ? f['patch'] : undefined)
+  const checked = decodePatchColumns(Object.hasOwn(f, 'patch') ? f['patch'] : undefined, listBound(p.moneySplits.length))
   return checked.patch !== undefined && checked.issues.length === 0
     ? E.right(checked.patch)
     : E.left(validationError(checked.issues))
@@ -196,7 +188,7 @@ const refundPartially = (
   p: Payment,
   env: Envelope
 ): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
-  const patch = readPatch(env.fields)
+  const patch = decodePatch(p, env.fields)
   if (E.isLeft(patch)) return patch
   const outcome = applyColumns(p, patch.right, true)
   if (E.isLeft(outcome)) return outcome
@@ -225,7 +217,7 @@ const adjustInvoice = (
   p: Payment,
   env: Envelope
 ): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
-  const patch = readPatch(env.fields)
+  const patch = decodePatch(p, env.fields)
   if (E.isLeft(patch)) return patch
   const outcome = applyColumns(p, patch.right, true)
   if (E.isLeft(outcome)) return outcome
@@ -258,10 +250,8 @@ const receiveTransfer = (
   }
   const kid = own(env.fields, 'kid')
   if (typeof kid !== 'string') return E.left(kid === undefined ? invalid('kid', 'required') : invalid('kid', 'type', STRING))
-  if (kid !== p.kid) {
-    return E.left(
-      paymentError('KidMismatch', `The transfer's KID ${kid.length > 40 ? kid.slice(0, 40) + '…' : kid} is not the KID of invoice ${p.paymentReferenceID}.`)
-    )
+  if (!Object.hasOwn(p, 'kid') || kid !== p.kid) {
+    return E.left(paymentError('KidMismatch', "The transfer's KID is not the invoice's KID."))
   }
   const paidAmount = p.paidAmount + amount
   const received: InvoiceTransferReceived = {
@@ -280,8 +270,7 @@ const receiveTransfer = (
 }
 
 const fullRefund = (p: Payment, at: string): PaymentRefunded => {
-  // a plain copy of the frozen splits, read by index: V8 reads a frozen array's elements (and
-  // iterates it) through a slow generic path, ~100 machine instructions a split against ~5 to copy
+  // a plain copy of the frozen splits, read by index: faster than reading the frozen list (docs/performance.md, "Why the code looks like this")
   const splits = [...p.moneySplits]
   const refundedSplit: Array<RefundedSplit> = []
   for (let i = 0; i < splits.length; i++) {
@@ -302,7 +291,7 @@ const decidePayment = (
   switch (env.type) {
     case 'CompletePaymentForm':
       return E.right([
-        p.chargeImmediately === true
+        p.chargeImmediately === true && (!('chargeImmediately' in OP) || Object.hasOwn(p, 'chargeImmediately'))
           ? charged(p, at, p.grossAmount)
           : { type: 'PaymentReserved', at, paymentReferenceID: id }
       ])
@@ -325,7 +314,7 @@ const decidePayment = (
       return adjustInvoice(p, env)
     case 'ReceiveInvoiceTransfer':
       return receiveTransfer(p, env)
-    /* v8 ignore next -- exhaustive: the command type was validated by readEnvelope */
+    /* v8 ignore next -- exhaustive: the command type was validated by decodeEnvelope */
     default: {
       const exhaustive: never = env.type
       return exhaustive
@@ -337,13 +326,13 @@ export const decideAdmitted = (
   state: PaymentState,
   command: unknown
 ): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
-  const envelope = readEnvelope(command)
+  const envelope = decodeEnvelope(command)
   if (E.isLeft(envelope)) return envelope
   const env = envelope.right
   if (env.type === 'CreatePayment') {
     if (isPayment(state)) {
       return E.left(
-        paymentError('PaymentAlreadyExists', `Payment ${state.paymentReferenceID} already exists; it cannot be created again.`)
+        paymentError('PaymentAlreadyExists', 'The payment already exists; it cannot be created again.')
       )
     }
     return decideCreate(env)
@@ -366,7 +355,7 @@ export const decideCreateDecoded = (
   state: PaymentState,
   command: CreatePayment
 ): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
-  const envelope = readEnvelope(command)
+  const envelope = decodeEnvelope(command)
   if (E.isLeft(envelope)) return envelope
   if (isPayment(state)) {
     return E.left(paymentError('PaymentAlreadyExists', 'The payment already exists; it cannot be created again.'))

@@ -14,7 +14,7 @@ import type { PaymentState } from './payment.js'
 import { initialState } from './payment.js'
 import { isTrusted } from './internal/trust.js'
 import { decide, decideAdmitted, unreadable } from './decide.js'
-import { evolve } from './evolve.js'
+import { applyEvent, evolve, evolvePlain } from './evolve.js'
 import { admitState, trustAfter } from './trustedState.js'
 
 
@@ -91,7 +91,7 @@ export const paymentDecider: Decider<Command, PaymentState, PaymentEvent, Paymen
 export const transition = (
   state: PaymentState,
   command: Command
-): E.Either<PaymentError, readonly [PaymentState, ReadonlyArray<PaymentEvent>]> => {
+): E.Either<PaymentError, readonly [state: PaymentState, events: ReadonlyArray<PaymentEvent>]> => {
   try {
     // a trusted state (the usual case) as it is, without an Either to unwrap
     let s = state
@@ -105,23 +105,53 @@ export const transition = (
     if (E.isLeft(decided)) return decided
     const events = decided.right
     let after = s
-    for (let i = 0; i < events.length; i++) after = evolve(after, events[i] as PaymentEvent)
+    for (let i = 0; i < events.length; i++) after = applyEvent(after, events[i] as PaymentEvent)
     return E.right([trustAfter(after, s), events] as const)
   } catch {
     return E.left(unreadable)
   }
 }
 
+const AP: object = Array.prototype
+
+/** Past this length a list of events is walked by its own keys, not by index (a sparse array). */
+const SPARSE_FROM = 1 << 24
+
 /**
- * Rebuilds a state from its events: `events.reduce(evolve, initialState)`.
+ * Rebuilds a state from its events: `events.reduce(evolve, initialState)`, holes skipped as
+ * `reduce` skips them, and only the list's own elements read (docs/decisions.md, "Replay"):
+ * anything but an array rebuilds to `initialState`, and an array that claims a huge length is
+ * walked by its own keys, in memory that does not grow with the length it claims.
  *
  * @example
  * import * as assert from 'node:assert'
  * import { replay, initialState } from 'paysplit'
  * assert.strictEqual(replay([]), initialState)
+ * const holes: Array<never> = []
+ * holes.length = 2 ** 32 - 1
+ * assert.strictEqual(replay(holes), initialState)
  */
 export const replay = (events: ReadonlyArray<PaymentEvent>): PaymentState => {
   let s: PaymentState = initialState
-  for (const e of events) s = evolve(s, e)
+  if (!Array.isArray(events)) return s
+  const list: ReadonlyArray<PaymentEvent> = events
+  const n = list.length
+  if (n < SPARSE_FROM) {
+    for (let i = 0; i < n; i++) {
+      const e = list[i]
+      // a hole, or an index a polluted prototype holds: skipped (`i in AP` is cheap, `hasOwn` not)
+      if (e === undefined || (i in AP && !Object.hasOwn(list, i))) continue
+      // the state is initialState or one evolve made: plain, as evolvePlain wants
+      s = evolvePlain(s, e)
+    }
+    return s
+  }
+  // a list this long is sparse (or a proxy): its own index keys, ascending, are its elements
+  // eslint-disable-next-line @typescript-eslint/no-for-in-array -- the keys of a sparse array, not its length, are what is walked; each is checked own and an index
+  for (const key in list) {
+    if (Object.hasOwn(list, key) && String(Number(key) >>> 0) === key && Number(key) < n) {
+      s = evolvePlain(s, list[Number(key)] as PaymentEvent)
+    }
+  }
   return s
 }

@@ -1,6 +1,7 @@
 /**
  * `evolve`: a state and one event → the next state. Pure, and trusting: it applies the events
- * `decide` made.
+ * `decide` made. It reads only own properties of the state and the event (docs/decisions.md,
+ * "Own properties only"): a polluted `Object.prototype` adds nothing to either.
  *
  * @module evolve
  */
@@ -15,6 +16,15 @@ import { isPayment, SCHEMA_VERSION } from './payment.js'
 
 type Mutable<A> = { -readonly [K in keyof A]: A[K] }
 
+/**
+ * The prototypes a plain object or array inherits from. An optional field is read as given when
+ * it is the object's own: a value found is own for sure when `Object.prototype` lacks the key,
+ * a test that costs next to nothing, and `Object.hasOwn` decides otherwise (docs/decisions.md,
+ * "Own properties only"; docs/performance.md, "Why the code looks like this").
+ */
+const OP: object = Object.prototype
+const AP: object = Array.prototype
+
 /** The empty list a new payment starts with (no form attempts, no allocation): one, frozen, shared. */
 const NONE: ReadonlyArray<never> = Object.freeze([])
 
@@ -22,11 +32,12 @@ const created = (e: PaymentCreated): Payment => {
   const r = e.request
   const id = e.paymentReferenceID
   // an array of its final size: a pushed-to array keeps room for more, in every payment stored
-  const moneySplits = new Array<MoneySplit>(r.moneySplitList.length)
+  const list = r.moneySplitList
+  const moneySplits = new Array<MoneySplit>(list.length)
   let count = 0
-  for (let i = 0; i < r.moneySplitList.length; i++) {
-    const s = r.moneySplitList[i]
-    if (s === undefined) continue
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i]
+    if (s === undefined || (i in AP && !Object.hasOwn(list, i))) continue
     const split: Mutable<MoneySplit> = {
       splitID: i + 1,
       paymentReferenceID: id,
@@ -35,8 +46,11 @@ const created = (e: PaymentCreated): Payment => {
       insertTime: e.at,
       isFee: s.isFee
     }
-    if (s.description !== undefined) split.description = s.description
-    if (s.externalID !== undefined) split.externalID = s.externalID
+    // an optional field is read as given only when it is the split's own (docs/decisions.md)
+    const description = s.description
+    if (description !== undefined && (!('description' in OP) || Object.hasOwn(s, 'description'))) split.description = description
+    const externalID = s.externalID
+    if (externalID !== undefined && (!('externalID' in OP) || Object.hasOwn(s, 'externalID'))) split.externalID = externalID
     moneySplits[count++] = split
   }
   if (count < moneySplits.length) moneySplits.length = count
@@ -67,17 +81,20 @@ const created = (e: PaymentCreated): Payment => {
     updatedAt: e.at,
     version: 1
   }
-  if (r.chargeImmediately !== undefined) p.chargeImmediately = r.chargeImmediately
-  if (r.externalObjectIdTag !== undefined) p.externalObjectIdTag = r.externalObjectIdTag
-  if (r.description !== undefined) p.description = r.description
-  if (e.kid !== undefined && p.kind === 'invoice') p.kid = e.kid
+  const chargeImmediately = r.chargeImmediately
+  if (chargeImmediately !== undefined && (!('chargeImmediately' in OP) || Object.hasOwn(r, 'chargeImmediately'))) p.chargeImmediately = chargeImmediately
+  const tag = r.externalObjectIdTag
+  if (tag !== undefined && (!('externalObjectIdTag' in OP) || Object.hasOwn(r, 'externalObjectIdTag'))) p.externalObjectIdTag = tag
+  const description = r.description
+  if (description !== undefined && (!('description' in OP) || Object.hasOwn(r, 'description'))) p.description = description
+  const kid = e.kid
+  if (kid !== undefined && p.kind === 'invoice' && (!('kid' in OP) || Object.hasOwn(e, 'kid'))) p.kid = kid
   return p
 }
 
 /**
- * The splits with every amount 0 (the records already at 0 shared). A plain copy of the frozen
- * list, changed in place, not `splits.map`: V8 reads a frozen array's elements (and maps over it)
- * through a slow generic path, ~100 machine instructions a split against ~5 to copy it.
+ * The splits with every amount 0 (the records already at 0 shared): a plain copy of the frozen
+ * list changed in place, faster than mapping over the frozen list (docs/performance.md, "Why the code looks like this").
  */
 const zeroed = (frozen: ReadonlyArray<MoneySplit>): ReadonlyArray<MoneySplit> => {
   const out = [...frozen]
@@ -91,9 +108,8 @@ const zeroed = (frozen: ReadonlyArray<MoneySplit>): ReadonlyArray<MoneySplit> =>
 /**
  * A fresh copy of `p` after one more event: the event's `at` as `updatedAt`, the version counted
  * up; the caller then sets the fields its event changes on this new, not yet shared object.
- * Written as one object literal that names every field of {@link Payment} (optional ones only
- * when present, so `'customer' in p` stays false when there is none), not as `{ ...p, ...changes }`:
- * V8 copies a spread many times slower, and `replay` of 10⁶ events shows it.
+ * One object literal that names every field of {@link Payment} (optional ones only when present,
+ * so `'customer' in p` stays false when there is none), not a spread (docs/performance.md, "Why the code looks like this").
  */
 const next = (p: Payment, at: string): Mutable<Payment> => {
   const n: Mutable<Payment> = {
@@ -123,26 +139,27 @@ const next = (p: Payment, at: string): Mutable<Payment> => {
     updatedAt: at,
     version: p.version + 1
   }
-  if (p.chargeImmediately !== undefined) n.chargeImmediately = p.chargeImmediately
-  if (p.externalObjectIdTag !== undefined) n.externalObjectIdTag = p.externalObjectIdTag
-  if (p.description !== undefined) n.description = p.description
-  if (p.kid !== undefined) n.kid = p.kid
-  if (p.customer !== undefined) n.customer = p.customer
+  // optional fields: a value found is copied only when it is `p`'s own (docs/decisions.md); the
+  // own-property test runs only for a field that is there, so an absent one costs nothing
+  const chargeImmediately = p.chargeImmediately
+  if (chargeImmediately !== undefined && (!('chargeImmediately' in OP) || Object.hasOwn(p, 'chargeImmediately'))) n.chargeImmediately = chargeImmediately
+  const tag = p.externalObjectIdTag
+  if (tag !== undefined && (!('externalObjectIdTag' in OP) || Object.hasOwn(p, 'externalObjectIdTag'))) n.externalObjectIdTag = tag
+  const description = p.description
+  if (description !== undefined && (!('description' in OP) || Object.hasOwn(p, 'description'))) n.description = description
+  const kid = p.kid
+  if (kid !== undefined && (!('kid' in OP) || Object.hasOwn(p, 'kid'))) n.kid = kid
+  const customer = p.customer
+  if (customer !== undefined && (!('customer' in OP) || Object.hasOwn(p, 'customer'))) n.customer = customer
   return n
 }
 
 /**
- * Applies one event to a state and returns the new state; the state given is not changed. Events
- * that do not apply to the state (anything but `PaymentCreated` before a payment exists, a second
- * `PaymentCreated`) leave it as it is. Pure; trusts its events: give it the events `decide` made.
+ * {@link evolve} for an event `decide` made (every field its own): what `transition` folds with.
  *
- * @example
- * import * as assert from 'node:assert'
- * import { evolve, initialState } from 'paysplit'
- * const cancelled = { type: 'PaymentCancelled', at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' } as const
- * assert.strictEqual(evolve(initialState, cancelled), initialState) // no payment to cancel
+ * @internal
  */
-export const evolve = (state: PaymentState, event: PaymentEvent): PaymentState => {
+export const applyEvent = (state: PaymentState, event: PaymentEvent): PaymentState => {
   if (!isPayment(state)) return event.type === 'PaymentCreated' ? created(event) : state
   const p = state
   const at = event.at
@@ -203,7 +220,11 @@ export const evolve = (state: PaymentState, event: PaymentEvent): PaymentState =
     }
     case 'PaymentFormFailed': {
       const n = next(p, at)
-      n.formAttempts = [...p.formAttempts, event.reason === undefined ? { at } : { at, reason: event.reason }]
+      const reason = event.reason
+      n.formAttempts = [
+        ...p.formAttempts,
+        reason === undefined || ('reason' in OP && !Object.hasOwn(event, 'reason')) ? { at } : { at, reason }
+      ]
       return n
     }
     default: {
@@ -214,3 +235,53 @@ export const evolve = (state: PaymentState, event: PaymentEvent): PaymentState =
   }
 }
 
+
+/** The fields {@link applyEvent} reads of an event. */
+const EVENT_FIELDS = ['type', 'at', 'paymentReferenceID', 'request', 'kid', 'customer', 'splitList', 'newGrossAmount', 'amount', 'reason'] as const
+
+/**
+ * `event` as {@link applyEvent} may read it: itself when it is a plain object and
+ * `Object.prototype` holds none of the fields read, else a plain copy of its own fields in which
+ * every field it lacks is an own `undefined` (so nothing inherited is read).
+ */
+const ownEvent = (event: PaymentEvent): PaymentEvent => {
+  if (
+    Object.getPrototypeOf(event) === OP &&
+    !('type' in OP || 'at' in OP || 'paymentReferenceID' in OP || 'request' in OP || 'kid' in OP ||
+      'customer' in OP || 'splitList' in OP || 'newGrossAmount' in OP || 'amount' in OP || 'reason' in OP)
+  ) {
+    return event
+  }
+  const copy: object = { ...event }
+  for (const key of EVENT_FIELDS) {
+    if (!Object.hasOwn(copy, key)) Object.defineProperty(copy, key, { value: undefined, writable: true, enumerable: true, configurable: true })
+  }
+  return copy as PaymentEvent
+}
+
+/**
+ * Applies one event to a state and returns the new state; the state given is not changed. Events
+ * that do not apply to the state (anything but `PaymentCreated` before a payment exists, a second
+ * `PaymentCreated`, an event of no known type) leave it as it is. Pure; trusts its events: give it
+ * the events `decide` made. Reads only the event's own fields (docs/decisions.md, "Own properties
+ * only").
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { evolve, initialState } from 'paysplit'
+ * const cancelled = { type: 'PaymentCancelled', at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' } as const
+ * assert.strictEqual(evolve(initialState, cancelled), initialState) // no payment to cancel
+ */
+export const evolve = (state: PaymentState, event: PaymentEvent): PaymentState =>
+  evolvePlain(typeof state === 'object' && state !== null && Object.getPrototypeOf(state) !== OP ? { ...state } : state, event)
+
+/**
+ * {@link evolve} on a state whose prototype is `Object.prototype` (every state paysplit makes):
+ * what `replay` folds with after its first event.
+ *
+ * @internal
+ */
+export const evolvePlain = (state: PaymentState, event: PaymentEvent): PaymentState => {
+  // anything but an object is no event, and does not apply (a JS caller, a newer store)
+  return typeof event === 'object' && event !== null ? applyEvent(state, ownEvent(event)) : state
+}

@@ -13,7 +13,8 @@ import * as E from './internal/either.js'
 import { invalid, validationError, type PaymentError } from './errors.js'
 import { AMOUNT, check, fail, type Issues, POSITIVE } from './codecs/fields.js'
 import type { MoneySplit, Payment } from './payment.js'
-import { guarded, increaseError, indexSplits, mismatchError, nothingToChange, tally } from './patches.js'
+import { increaseError, nothingToChange } from './patches.js'
+import { guarded, indexSplits, listBound, mismatchError, own, decodeSplits, tally, tooLong } from './patchColumns.js'
 import type { MoneySplitPatch, PatchEntry } from './codecs/requests.js'
 
 /** Options of {@link proportionalPatch}. */
@@ -86,11 +87,14 @@ export const proportionalPatch = (
   options?: ProportionalOptions
 ): E.Either<PaymentError, MoneySplitPatch> =>
   guarded('amount', () => {
-    const includeFees = options?.includeFees ?? true
+    const given = typeof options === 'object' && options !== null ? own(options, 'includeFees') : undefined
+    const includeFees = given ?? true
     if (typeof includeFees !== 'boolean') {
       return E.left(invalid('includeFees', 'type', { expected: 'boolean' }))
     }
-    const splits = indexSplits(payment.moneySplits).splits
+    const moneySplits = decodeSplits(payment)
+    if (E.isLeft(moneySplits)) return moneySplits
+    const splits = indexSplits(moneySplits.right).splits
     const n = splits.length
     const touched = (s: MoneySplit): boolean => includeFees || !s.isFee
     let total = 0
@@ -210,17 +214,20 @@ export const deleteSplitsPatch = (
     if (!Array.isArray(splitIDs)) {
       return E.left(invalid('splitIDs', 'type', { expected: 'array' }))
     }
+    const moneySplits = decodeSplits(payment)
+    if (E.isLeft(moneySplits)) return moneySplits
     const ids: ReadonlyArray<unknown> = splitIDs
+    if (ids.length > listBound(moneySplits.right.length)) return E.left(tooLong('splitIDs', listBound(moneySplits.right.length)))
     const issues: Issues = []
     for (let k = 0; k < ids.length; k++) {
-      const id = ids[k]
+      const id = Object.hasOwn(ids, k) ? ids[k] : undefined
       check(issues, id, 'splitIDs', k, '', POSITIVE, true)
     }
     if (issues.length > 0) return E.left(validationError(issues))
-    const index = indexSplits(payment.moneySplits)
-    const t = tally(index, splitIDs.length, (k) => splitIDs[k] as number)
+    const index = indexSplits(moneySplits.right)
+    const t = tally(index, ids.length, (k) => ids[k] as number)
     if (t.unknown !== undefined || t.repeated) return E.left(mismatchError(index, t, false))
-    if (splitIDs.length === 0) return E.left(nothingToChange())
+    if (ids.length === 0) return E.left(nothingToChange())
 
     const splits = index.splits
     const moneySplitPatch: PatchEntry[] = new Array<PatchEntry>(splits.length)
@@ -274,18 +281,22 @@ export const setAmountsPatch = (
     if (!Array.isArray(amounts)) {
       return E.left(invalid('amounts', 'type', { expected: 'array' }))
     }
+    const moneySplits = decodeSplits(payment)
+    if (E.isLeft(moneySplits)) return moneySplits
     const given: ReadonlyArray<unknown> = amounts
+    if (given.length > listBound(moneySplits.right.length)) return E.left(tooLong('amounts', listBound(moneySplits.right.length)))
     const ids: number[] = new Array<number>(given.length)
     const values: number[] = new Array<number>(given.length)
     const issues: Issues = []
     for (let k = 0; k < given.length; k++) {
       const at = `amounts.${k}`
-      const entry = given[k]
+      const entry = Object.hasOwn(given, k) ? given[k] : undefined
       if (typeof entry !== 'object' || entry === null) {
         fail(issues, at, 'type', { expected: 'object' })
         continue
       }
-      const { splitID, amount } = entry as { readonly splitID?: unknown; readonly amount?: unknown }
+      const splitID = own(entry, 'splitID')
+      const amount = own(entry, 'amount')
       if (typeof splitID === 'number' && Number.isSafeInteger(splitID) && splitID >= 1) {
         ids[k] = splitID
       } else {
@@ -298,7 +309,7 @@ export const setAmountsPatch = (
       }
     }
     if (issues.length > 0) return E.left(validationError(issues))
-    const index = indexSplits(payment.moneySplits)
+    const index = indexSplits(moneySplits.right)
     const t = tally(index, ids.length, (k) => ids[k] as number)
     if (t.unknown !== undefined || t.repeated) return E.left(mismatchError(index, t, false))
 
@@ -315,7 +326,7 @@ export const setAmountsPatch = (
         continue
       }
       const newAmount = values[k] as number
-      if (newAmount > s.amount) return E.left(increaseError(s, newAmount))
+      if (newAmount > s.amount) return E.left(increaseError())
       if (newAmount !== s.amount) changed = true
       after += newAmount
       moneySplitPatch[i] = { splitID: s.splitID, updateType: 'UpdateAmount', newAmount }

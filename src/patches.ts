@@ -2,7 +2,7 @@
  * Split-patch arithmetic (docs/rules.md C4, docs/rules.md I2.5): what a money-split patch does to a payment's splits,
  * shared by the partial refund of a `Charged` payment and the adjustment of an `Initiated`
  * invoice. The builders that write a patch for the caller are in `patchBuilders.ts`; the split
- * index, the tally and the errors they share with the rules are exported from here.
+ * index, the tally and the list bounds they share with the rules are in `patchColumns.ts`.
  *
  * Everything here is pure and runs in time linear in the number of splits and patch entries. Splits are
  * indexed by `splitID` with typed arrays, not per-entry maps. Inputs are never mutated.
@@ -10,11 +10,30 @@
  * @module patches
  */
 import * as E from './internal/either.js'
-import { invalid, issue, paymentError, validationError, type Issue, type PaymentError } from './errors.js'
+import { invalid, issue, paymentError, validationError, type PaymentError } from './errors.js'
+import {
+  DELETE_SPLIT,
+  DO_NOTHING,
+  KEEP_SPLIT,
+  UNKNOWN_UPDATE,
+  UPDATE_AMOUNT,
+  guarded,
+  indexSplits,
+  listBound,
+  mismatchError,
+  own,
+  decodeSplits,
+  tally,
+  tooLong,
+  type PatchColumns
+} from './patchColumns.js'
 import type { AdjustedSplit, RefundedSplit } from './events.js'
 import type { MoneySplit, Payment } from './payment.js'
-import { walkMoneySplitPatch, type PatchEntrySink } from './codecs/requestChecks.js'
 import type { MoneySplitPatch, PatchEntry } from './codecs/requests.js'
+
+/** `Object.prototype`: a value found is own for sure when it lacks the key (docs/decisions.md, "Own properties only"). */
+const OP: object = Object.prototype
+
 
 // -------------------------------------------------------------------------------------
 // model
@@ -45,274 +64,54 @@ export interface PatchOutcome {
   readonly removedAmount: number
 }
 
-// -------------------------------------------------------------------------------------
-// internal: a patch in columns
-// -------------------------------------------------------------------------------------
 
-/** A {@link PatchColumns} kind: `UpdateAmount`. */
-const UPDATE_AMOUNT = 0
-/** A {@link PatchColumns} kind: `DoDeleteSplitEntry` with `doDelete: true`. */
-const DELETE_SPLIT = 1
-/** A {@link PatchColumns} kind: `DoDeleteSplitEntry` with `doDelete: false`. */
-const KEEP_SPLIT = 2
-/** A {@link PatchColumns} kind: `DoNothing`. */
-const DO_NOTHING = 3
-/** A {@link PatchColumns} kind: an `updateType` that is none of the above (unchecked input). */
-const UNKNOWN_UPDATE = 4
-
-/**
- * A money-split patch as parallel columns of numbers, entry `k` at index `k` of each: what the
- * decider works on, so that a patch of 100 000 entries costs three typed arrays, not 100 000
- * objects for the garbage collector to move.
- *
- * @internal
- */
-export interface PatchColumns {
-  readonly splitIDs: ArrayLike<number>
-  /** `UPDATE_AMOUNT`, `DELETE_SPLIT`, `KEEP_SPLIT`, `DO_NOTHING` or `UNKNOWN_UPDATE`. */
-  readonly kinds: ArrayLike<number>
-  /** The `newAmount` of an `UpdateAmount` entry; 0 for the others. */
-  readonly newAmounts: ArrayLike<number>
-  readonly newGrossAmount: number
-}
-
-/** Columns start with room for this many entries at most, and double when full. */
-const PRESIZED = 1 << 16
-
-/** Below this many entries the columns are plain arrays: a typed array costs more to create. */
-const SMALL = 256
-
-/**
- * Reads a money-split patch from untrusted input into columns: the shape checks and issues of
- * `decodeMoneySplitPatch` (the same walk), without an object per entry. Large patches get typed
- * arrays (memory the garbage collector neither moves nor scans), sized for the entry array, or
- * for {@link PRESIZED} entries when it claims more (an array with a huge length may well have
- * holes, and the walk stops at the first) and doubled as they fill; small ones plain arrays.
- *
- * @internal
- * @example
- * import * as assert from 'node:assert'
- * import { readPatchColumns } from './patches.js'
- * const r = readPatchColumns({
- *   moneySplitPatch: [
- *     { splitID: 1, updateType: 'UpdateAmount', newAmount: 500 },
- *     { splitID: 2, updateType: 'DoNothing' }
- *   ],
- *   newGrossAmount: 800
- * })
- * assert.deepStrictEqual(r.patch && Array.from(r.patch.splitIDs), [1, 2])
- * assert.deepStrictEqual(r.patch && Array.from(r.patch.newAmounts), [500, 0])
- * const bad = readPatchColumns({ moneySplitPatch: [{ splitID: 0, updateType: 'DoNothing' }], newGrossAmount: 0 })
- * assert.deepStrictEqual(bad.issues.map((i) => i.path), ['moneySplitPatch.0.splitID'])
- */
-export const readPatchColumns = (
-  input: unknown
-): { readonly issues: ReadonlyArray<Issue>; readonly patch?: PatchColumns } => {
-  type Column = Float64Array | Uint8Array | number[]
-  let splitIDs: Column = []
-  let kinds: Column = []
-  let newAmounts: Column = []
-  let capacity = Infinity
-  let count = 0
-  const put: PatchEntrySink = (splitID, updateType, value) => {
-    if (count === capacity) {
-      capacity = 2 * count + 16
-      const ids = new Float64Array(capacity)
-      const ks = new Uint8Array(capacity)
-      const amounts = new Float64Array(capacity)
-      ids.set(splitIDs)
-      ks.set(kinds)
-      amounts.set(newAmounts)
-      splitIDs = ids
-      kinds = ks
-      newAmounts = amounts
-    }
-    splitIDs[count] = splitID
-    kinds[count] =
-      updateType === 'UpdateAmount'
-        ? UPDATE_AMOUNT
-        : updateType === 'DoNothing'
-          ? DO_NOTHING
-          : value === true
-            ? DELETE_SPLIT
-            : KEEP_SPLIT
-    newAmounts[count] = updateType === 'UpdateAmount' ? (value as number) : 0
-    count++
-  }
-  const { issues, newGrossAmount } = walkMoneySplitPatch(input, (length) => {
-    if (length > SMALL) {
-      capacity = length <= PRESIZED ? length : PRESIZED
-      splitIDs = new Float64Array(capacity)
-      kinds = new Uint8Array(capacity)
-      newAmounts = new Float64Array(capacity)
-    }
-    return put
-  })
-  if (newGrossAmount === undefined) return { issues }
-  const exact = (c: Column): ArrayLike<number> =>
-    c.length === count ? c : Array.isArray(c) ? /* v8 ignore next -- unreachable: a plain-array column grows one entry per put, so its length is count */ c.slice(0, count) : c.subarray(0, count)
-  return {
-    issues,
-    patch: { splitIDs: exact(splitIDs), kinds: exact(kinds), newAmounts: exact(newAmounts), newGrossAmount }
-  }
-}
-
-// -------------------------------------------------------------------------------------
-// internal: indexing splits by splitID
-// -------------------------------------------------------------------------------------
-
-/** How many splitIDs a list may name in an error message before it is cut short. */
-const LISTED_IN_MESSAGE = 20
-
-export interface SplitIndex {
-  /** The payment's splits in ascending splitID order. */
-  readonly splits: ReadonlyArray<MoneySplit>
-  /** The position of `splitID` in `splits`, or -1 when no split has it. */
-  readonly positionOf: (splitID: number) => number
-}
-
-/**
- * Indexes the splits by splitID. splitIDs are positive integers, ascending in `moneySplits`, with
- * gaps where splits were deleted: a typed array from splitID to position serves when they are
- * dense enough; a Map only for splitIDs far sparser than the splits (never seen in practice).
- */
-export const indexSplits = (moneySplits: ReadonlyArray<MoneySplit>): SplitIndex => {
-  const n = moneySplits.length
-  let ascending = true
-  let positive = true
-  let max = 0
-  for (let i = 0; i < n; i++) {
-    const id = (moneySplits[i] as MoneySplit).splitID
-    if (!(Number.isSafeInteger(id) && id >= 1)) positive = false
-    else if (id > max) max = id
-    if (!(id > (i === 0 ? 0 : (moneySplits[i - 1] as MoneySplit).splitID))) ascending = false
-  }
-  const splits = ascending
-    ? moneySplits
-    : [...moneySplits].sort((a, b) => a.splitID - b.splitID)
-  if (positive && max <= 4 * n + 64) {
-    const position = new Int32Array(max + 1)
-    for (let i = 0; i < n; i++) position[(splits[i] as MoneySplit).splitID] = i + 1
-    return {
-      splits,
-      positionOf: (splitID) =>
-        splitID >= 1 && splitID <= max ? /* v8 ignore next -- unreachable `?? 0`: splitID is within the typed array's bounds (the hint covers this whole arm: the transform drops a comment inside the parentheses) */ (position[splitID] ?? 0) - 1 : -1
-    }
-  }
-  const byID = new Map<number, number>()
-  for (let i = 0; i < n; i++) byID.set((splits[i] as MoneySplit).splitID, i)
-  return { splits, positionOf: (splitID) => byID.get(splitID) ?? -1 }
-}
-
-/** The splitIDs named by a list of references, as counts per split and per unknown splitID. */
-export interface Tally {
-  /** Per split position: 0 not named, 1 named once, 2 named more than once. */
-  readonly count: Uint8Array
-  /** Per split position: the index of the first reference naming it, or -1. */
-  readonly first: Int32Array
-  /** How often each splitID no split has was named; undefined when there is none. */
-  readonly unknown: Map<number, number> | undefined
-  /** True when some split was named more than once. */
-  readonly repeated: boolean
-}
-
-export const tally = (
-  index: SplitIndex,
-  length: number,
-  splitIDAt: (k: number) => number
-): Tally => {
-  const n = index.splits.length
-  const count = new Uint8Array(n)
-  const first = new Int32Array(n).fill(-1)
-  let unknown: Map<number, number> | undefined
-  let repeated = false
-  for (let k = 0; k < length; k++) {
-    const id = splitIDAt(k)
-    const i = index.positionOf(id)
-    if (i < 0) {
-      unknown ??= new Map()
-      unknown.set(id, (unknown.get(id) ?? 0) + 1)
-    } else if (count[i] === 0) {
-      count[i] = 1
-      first[i] = k
-    } else {
-      count[i] = 2
-      repeated = true
-    }
-  }
-  return { count, first, unknown, repeated }
-}
-
-const sortAscending = (xs: number[]): number[] => xs.sort((a, b) => a - b)
-
-const listIDs = (ids: ReadonlyArray<number>): string =>
-  ids.length <= LISTED_IN_MESSAGE
-    ? ids.join(', ')
-    : `${ids.slice(0, LISTED_IN_MESSAGE).join(', ')}, … (${String(ids.length)} in all)`
-
-/**
- * The `PatchSplitMismatch` of a tally: `missing` (only when `withMissing`), `unknown` and
- * `repeated`, each ascending and each splitID once. A splitID no split has that is named more
- * than once is both unknown and repeated.
- */
-export const mismatchError = (index: SplitIndex, t: Tally, withMissing: boolean): PaymentError => {
-  const missing: number[] = []
-  const repeated: number[] = []
-  const splits = index.splits
-  for (let i = 0; i < splits.length; i++) {
-    const c = t.count[i]
-    if (c === 0 && withMissing) missing.push((splits[i] as MoneySplit).splitID)
-    else if (c === 2) repeated.push((splits[i] as MoneySplit).splitID)
-  }
-  const unknown: number[] = []
-  if (t.unknown !== undefined) {
-    for (const [id, times] of t.unknown) {
-      unknown.push(id)
-      if (times > 1) repeated.push(id)
-    }
-  }
-  sortAscending(missing)
-  sortAscending(unknown)
-  sortAscending(repeated)
-  const parts: string[] = []
-  if (missing.length > 0) parts.push(`missing splitIDs ${listIDs(missing)}`)
-  if (unknown.length > 0) parts.push(`unknown splitIDs ${listIDs(unknown)}`)
-  if (repeated.length > 0) parts.push(`repeated splitIDs ${listIDs(repeated)}`)
-  return {
-    code: 'PatchSplitMismatch',
-    message: `The patch must name each current split exactly once: ${parts.join('; ')}.`,
-    missing,
-    unknown,
-    repeated
-  }
-}
-
-export const increaseError = (split: MoneySplit, asked: number): PaymentError =>
-  paymentError(
-    'SplitAmountIncrease',
-    `Split ${String(split.splitID)} holds ${String(split.amount)}; the patch asks for ${String(asked)}, ` +
-      'but a patch can only lower a split.'
-  )
+export const increaseError = (): PaymentError =>
+  paymentError('SplitAmountIncrease', 'The patch asks a split for more than it holds; a patch can only lower a split.')
 
 export const nothingToChange = (): PaymentError =>
   paymentError('NothingToChange', 'The patch changes nothing: every split keeps its amount.')
 
 /**
  * A fresh copy of `split` holding `amount`, with the fields of {@link MoneySplit} in their order
- * (optional strings only when the split has them). Written out rather than spread: V8 copies a
- * spread several times slower, which shows on payments with many splits.
+ * (optional strings only when the split has them), written out rather than spread (docs/performance.md, "Why the code looks like this").
  *
  * @internal
  */
-export const withAmount = (s: MoneySplit, amount: number): MoneySplit =>
-  s.description === undefined
-    ? s.externalID === undefined
+export const withAmount = (s: MoneySplit, amount: number): MoneySplit => {
+  // optional fields only when the split's own (docs/decisions.md, "Own properties only")
+  const description = s.description
+  const externalID = s.externalID
+  const withDescription = description !== undefined && (!('description' in OP) || Object.hasOwn(s, 'description'))
+  const withExternalID = externalID !== undefined && (!('externalID' in OP) || Object.hasOwn(s, 'externalID'))
+  return withDescription
+    ? withExternalID
+      ? {
+          splitID: s.splitID,
+          paymentReferenceID: s.paymentReferenceID,
+          connectedAccountID: s.connectedAccountID,
+          amount,
+          description,
+          insertTime: s.insertTime,
+          externalID,
+          isFee: s.isFee
+        }
+      : {
+          splitID: s.splitID,
+          paymentReferenceID: s.paymentReferenceID,
+          connectedAccountID: s.connectedAccountID,
+          amount,
+          description,
+          insertTime: s.insertTime,
+          isFee: s.isFee
+        }
+    : withExternalID
       ? {
           splitID: s.splitID,
           paymentReferenceID: s.paymentReferenceID,
           connectedAccountID: s.connectedAccountID,
           amount,
           insertTime: s.insertTime,
+          externalID,
           isFee: s.isFee
         }
       : {
@@ -321,37 +120,8 @@ export const withAmount = (s: MoneySplit, amount: number): MoneySplit =>
           connectedAccountID: s.connectedAccountID,
           amount,
           insertTime: s.insertTime,
-          externalID: s.externalID,
           isFee: s.isFee
         }
-    : s.externalID === undefined
-      ? {
-          splitID: s.splitID,
-          paymentReferenceID: s.paymentReferenceID,
-          connectedAccountID: s.connectedAccountID,
-          amount,
-          description: s.description,
-          insertTime: s.insertTime,
-          isFee: s.isFee
-        }
-      : {
-          splitID: s.splitID,
-          paymentReferenceID: s.paymentReferenceID,
-          connectedAccountID: s.connectedAccountID,
-          amount,
-          description: s.description,
-          insertTime: s.insertTime,
-          externalID: s.externalID,
-          isFee: s.isFee
-        }
-
-/** Runs `f`, turning anything it throws (a hostile getter, a proxy) into `ValidationFailed`. */
-export const guarded = <A>(path: string, f: () => E.Either<PaymentError, A>): E.Either<PaymentError, A> => {
-  try {
-    return f()
-  } catch {
-    return E.left(invalid(path, 'type', { expected: 'object' }))
-  }
 }
 
 // -------------------------------------------------------------------------------------
@@ -404,21 +174,33 @@ export const applyPatch = (
   patch: MoneySplitPatch
 ): E.Either<PaymentError, PatchOutcome> =>
   guarded('moneySplitPatch', () => {
-    const entries = patch.moneySplitPatch
-    const m = entries.length
+    const splits = decodeSplits(payment)
+    if (E.isLeft(splits)) return splits
+    const isObject = typeof patch === 'object' && patch !== null
+    const entries = isObject ? own(patch, 'moneySplitPatch') : undefined
+    const newGrossAmount = isObject ? own(patch, 'newGrossAmount') : undefined
+    if (!Array.isArray(entries)) return E.left(invalid('moneySplitPatch', 'type', { expected: 'array' }))
+    if (typeof newGrossAmount !== 'number') return E.left(invalid('newGrossAmount', 'type', { expected: 'number' }))
+    const list: ReadonlyArray<unknown> = entries
+    const m = list.length
+    const bound = listBound(splits.right.length)
+    if (m > bound) return E.left(tooLong('moneySplitPatch', bound))
     const splitIDs = new Array<number>(m)
     const kinds = new Array<number>(m)
     const newAmounts = new Array<number>(m)
     for (let k = 0; k < m; k++) {
-      const entry = entries[k] as PatchEntry
-      splitIDs[k] = entry.splitID
-      switch (entry.updateType) {
+      const at = `moneySplitPatch.${String(k)}`
+      const entry = (Object.hasOwn(list, k) ? list[k] : undefined) as PatchEntry | undefined
+      if (entry === undefined) return E.left(invalid(at, 'required'))
+      if (typeof entry !== 'object' || entry === null) return E.left(invalid(at, 'type', { expected: 'object' }))
+      splitIDs[k] = own(entry, 'splitID') as number
+      switch (own(entry, 'updateType')) {
         case 'UpdateAmount':
           kinds[k] = UPDATE_AMOUNT
-          newAmounts[k] = entry.newAmount
+          newAmounts[k] = own(entry, 'newAmount') as number
           break
         case 'DoDeleteSplitEntry':
-          kinds[k] = entry.doDelete ? DELETE_SPLIT : KEEP_SPLIT
+          kinds[k] = own(entry, 'doDelete') === true ? DELETE_SPLIT : KEEP_SPLIT
           newAmounts[k] = 0
           break
         case 'DoNothing':
@@ -430,7 +212,7 @@ export const applyPatch = (
           newAmounts[k] = 0
       }
     }
-    return applyColumns(payment, { splitIDs, kinds, newAmounts, newGrossAmount: patch.newGrossAmount })
+    return applyColumns({ moneySplits: splits.right }, { splitIDs, kinds, newAmounts, newGrossAmount })
   })
 
 /**
@@ -499,7 +281,7 @@ const applyMatched = (
   const { splitIDs, kinds, newAmounts } = patch
   const n = splits.length
   // every split is named by exactly one entry here, so the deleting entries say how many remain:
-  // the list is made at its final size (shortening it after would be a slow runtime call)
+  // the list is made at its final size rather than shortened after (docs/performance.md)
   let deleted = 0
   for (let k = 0; k < kinds.length; k++) if (kinds[k] === DELETE_SPLIT) deleted++
   const splitList = new Array<MoneySplit>(n - deleted)
@@ -524,7 +306,7 @@ const applyMatched = (
         amount = newAmounts[k] as number
         if (amount > split.amount) {
           if (first === undefined && !restInOrder(splits, splitIDs, i + 1, previous)) return OUT_OF_ORDER
-          return E.left(increaseError(split, amount))
+          return E.left(increaseError())
         }
         break
       case DELETE_SPLIT:
@@ -572,55 +354,37 @@ const applyMatched = (
  *
  * @internal
  */
-export const returnedSplit = (split: MoneySplit, amount: number): RefundedSplit =>
-  split.description === undefined
-    ? split.externalID === undefined
-      ? { refundAmount: amount, connectedAccountID: split.connectedAccountID, isFee: split.isFee }
-      : {
-          refundAmount: amount,
-          connectedAccountID: split.connectedAccountID,
-          externalID: split.externalID,
-          isFee: split.isFee
-        }
-    : split.externalID === undefined
-      ? {
-          refundAmount: amount,
-          connectedAccountID: split.connectedAccountID,
-          description: split.description,
-          isFee: split.isFee
-        }
-      : {
-          refundAmount: amount,
-          connectedAccountID: split.connectedAccountID,
-          description: split.description,
-          externalID: split.externalID,
-          isFee: split.isFee
-        }
+export const returnedSplit = (split: MoneySplit, amount: number): RefundedSplit => {
+  const description = split.description
+  const externalID = split.externalID
+  const withDescription = description !== undefined && (!('description' in OP) || Object.hasOwn(split, 'description'))
+  const withExternalID = externalID !== undefined && (!('externalID' in OP) || Object.hasOwn(split, 'externalID'))
+  const connectedAccountID = split.connectedAccountID
+  const isFee = split.isFee
+  return withDescription
+    ? withExternalID
+      ? { refundAmount: amount, connectedAccountID, description, externalID, isFee }
+      : { refundAmount: amount, connectedAccountID, description, isFee }
+    : withExternalID
+      ? { refundAmount: amount, connectedAccountID, externalID, isFee }
+      : { refundAmount: amount, connectedAccountID, isFee }
+}
 
-const adjustedSplitOf = (split: MoneySplit, amount: number): AdjustedSplit =>
-  split.description === undefined
-    ? split.externalID === undefined
-      ? { adjustedAmount: amount, connectedAccountID: split.connectedAccountID, isFee: split.isFee }
-      : {
-          adjustedAmount: amount,
-          connectedAccountID: split.connectedAccountID,
-          externalID: split.externalID,
-          isFee: split.isFee
-        }
-    : split.externalID === undefined
-      ? {
-          adjustedAmount: amount,
-          connectedAccountID: split.connectedAccountID,
-          description: split.description,
-          isFee: split.isFee
-        }
-      : {
-          adjustedAmount: amount,
-          connectedAccountID: split.connectedAccountID,
-          description: split.description,
-          externalID: split.externalID,
-          isFee: split.isFee
-        }
+const adjustedSplitOf = (split: MoneySplit, amount: number): AdjustedSplit => {
+  const description = split.description
+  const externalID = split.externalID
+  const withDescription = description !== undefined && (!('description' in OP) || Object.hasOwn(split, 'description'))
+  const withExternalID = externalID !== undefined && (!('externalID' in OP) || Object.hasOwn(split, 'externalID'))
+  const connectedAccountID = split.connectedAccountID
+  const isFee = split.isFee
+  return withDescription
+    ? withExternalID
+      ? { adjustedAmount: amount, connectedAccountID, description, externalID, isFee }
+      : { adjustedAmount: amount, connectedAccountID, description, isFee }
+    : withExternalID
+      ? { adjustedAmount: amount, connectedAccountID, externalID, isFee }
+      : { adjustedAmount: amount, connectedAccountID, isFee }
+}
 
 /**
  * The `refundedSplit` entries of a partial refund (docs/rules.md I2.6): one per lowered or deleted split,

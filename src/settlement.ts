@@ -141,16 +141,21 @@ const grouper = (): {
  * assert.strictEqual(s.excessRefundedAmount, 0)
  */
 export const settlement = (payment: Payment): Settlement => {
+  // own fields only (docs/decisions.md, "Own properties only"): a payment a caller hands in
+  const field = <K extends keyof Payment>(key: K): Payment[K] | undefined =>
+    Object.hasOwn(payment, key) ? payment[key] : undefined
   const rows = grouper()
-  if (payment.status === 'Charged' || payment.status === 'Refunded') {
+  const status = field('status')
+  const moneySplits = field('moneySplits') ?? []
+  if (status === 'Charged' || status === 'Refunded') {
     const current = new Map<number, number>()
-    for (const s of payment.moneySplits) current.set(s.splitID, s.amount)
-    for (const a of payment.allocation) {
+    for (const s of moneySplits) current.set(s.splitID, s.amount)
+    for (const a of field('allocation') ?? []) {
       const now = current.get(a.splitID) ?? 0
       rows.add(a.connectedAccountID, a.isFee, a.amount, a.amount - now)
     }
   } else {
-    for (const s of payment.moneySplits) rows.add(s.connectedAccountID, s.isFee, s.amount, 0)
+    for (const s of moneySplits) rows.add(s.connectedAccountID, s.isFee, s.amount, 0)
   }
-  return { rows: rows.rows(), excessRefundedAmount: payment.excessRefundedAmount }
+  return { rows: rows.rows(), excessRefundedAmount: field('excessRefundedAmount') ?? 0 }
 }

@@ -8,6 +8,10 @@
 import type { CommandType } from './commands.js'
 import type { ErrorCode, PaymentError } from './errors.js'
 import type { Payment, PaymentKind, PaymentStatus } from './payment.js'
+import { paymentStatuses } from './status.js'
+
+/** `Object.prototype`: a value found is own for sure when it lacks the key (docs/decisions.md, "Own properties only"). */
+const OP: object = Object.prototype
 
 // -------------------------------------------------------------------------------------
 // model
@@ -42,8 +46,12 @@ export interface Edge {
 const kindGuard = (kind: PaymentKind, code: ErrorCode, what: string): Guard => ({
   code,
   fails: (p) => p.kind === kind,
-  message: (p) => `${what} (payment ${p.paymentReferenceID} is ${kind === 'invoice' ? 'an invoice' : 'a card payment'}).`
+  message: () => `${what} (the payment is ${kind === 'invoice' ? 'an invoice' : 'a card payment'}).`
 })
+
+/** A status as a message may name it: one of the five, else no quote of what the state holds. */
+const statusName = (status: unknown): string =>
+  typeof status === 'string' && (paymentStatuses as ReadonlyArray<string>).includes(status) ? status : 'in no known status'
 
 const statusGuard = (
   allowed: ReadonlyArray<PaymentStatus>,
@@ -53,7 +61,7 @@ const statusGuard = (
   code,
   fails: (p) => !allowed.includes(p.status),
   message: (p) =>
-    `${what} only when the payment is ${allowed.join(' or ')}; payment ${p.paymentReferenceID} is ${p.status}.`
+    `${what} only when the payment is ${allowed.join(' or ')}; it is ${statusName(p.status)}.`
 })
 
 const formGuards: ReadonlyArray<Guard> = [
@@ -79,9 +87,9 @@ export const guards: Readonly<Record<PaymentCommandType, ReadonlyArray<Guard>>> 
     kindGuard('invoice', 'ChargeNotAllowedForInvoice', 'An invoice is charged by KID transfer, not by the charge endpoint'),
     {
       code: 'ChargeNotAllowedForImmediateCharge',
-      fails: (p) => p.chargeImmediately === true,
-      message: (p) =>
-        `Payment ${p.paymentReferenceID} has chargeImmediately true: it is charged when the payment form is completed, never by the charge endpoint.`
+      fails: (p) => p.chargeImmediately === true && (!('chargeImmediately' in OP) || Object.hasOwn(p, 'chargeImmediately')),
+      message: () =>
+        'The payment has chargeImmediately true: it is charged when the payment form is completed, never by the charge endpoint.'
     },
     statusGuard(['Reserved'], 'ChargeNotAllowedInStatus', 'A payment can be charged')
   ],
@@ -94,7 +102,7 @@ export const guards: Readonly<Record<PaymentCommandType, ReadonlyArray<Guard>>> 
     {
       code: 'NothingToRefund',
       fails: (p) => p.grossAmount === 0,
-      message: (p) => `Payment ${p.paymentReferenceID} has nothing left to refund (grossAmount is 0).`
+      message: () => 'The payment has nothing left to refund (grossAmount is 0).'
     }
   ],
   RefundPartially: [statusGuard(['Charged'], 'RefundNotAllowedInStatus', 'A payment can be refunded')],

@@ -71,10 +71,8 @@ describe('envelope and existence errors say what is wrong', () => {
     expect(errorOf(initialState, { type: 'Teleport', at: at(1) }).issues?.map((i) => i.path)).toEqual(['type'])
   })
 
-  it('a second create names the payment that exists; a command on nothing names itself', () => {
-    expect(errorOf(paymentAfter(create()), create()).message).toBe(
-      `Payment ${PAYMENT_ID} already exists; it cannot be created again.`
-    )
+  it('a second create says the payment exists, quoting no id; a command on nothing names itself', () => {
+    expect(errorOf(paymentAfter(create()), create()).message).toBe('The payment already exists; it cannot be created again.')
     expect(errorOf(initialState, charge()).message).toBe('There is no payment yet: ChargePayment needs a created payment.')
   })
 
@@ -205,23 +203,21 @@ describe('invoice transfers: exact boundaries', () => {
     expect(run(partly.state, transfer(Number.MAX_SAFE_INTEGER - 1, KID, 2)).state.paidAmount).toBe(Number.MAX_SAFE_INTEGER)
   })
 
-  it('a KID that is not a string, or not the invoice’s, is refused with a sentence naming both', () => {
+  it('a KID that is not a string, or not the invoice’s, is refused with a sentence quoting neither', () => {
     const inv = paymentAfter(createInvoice())
     expect(errorOf(inv, { type: 'ReceiveInvoiceTransfer', at: at(1), amount: 5, kid: 12345674 }).issues).toEqual([
       issue('kid', 'type', { expected: 'string' })
     ])
-    expect(errorOf(inv, transfer(5, '12345682')).message).toBe(
-      `The transfer's KID 12345682 is not the KID of invoice ${PAYMENT_ID}.`
-    )
+    expect(errorOf(inv, transfer(5, '12345682')).message).toBe("The transfer's KID is not the invoice's KID.")
   })
 
-  it('a KID of up to 40 characters is shown whole in the mismatch, a longer one cut to 40 and …', () => {
+  it('a KID of any length is never quoted in the mismatch', () => {
     const inv = paymentAfter(createInvoice())
-    const forty = '1'.repeat(40)
-    expect(errorOf(inv, transfer(5, forty)).message).toBe(`The transfer's KID ${forty} is not the KID of invoice ${PAYMENT_ID}.`)
-    expect(errorOf(inv, transfer(5, forty + '2')).message).toBe(
-      `The transfer's KID ${forty}… is not the KID of invoice ${PAYMENT_ID}.`
-    )
+    for (const kid of ['1'.repeat(40), '1'.repeat(41), '9'.repeat(1_000_000)]) {
+      const e = errorOf(inv, transfer(5, kid))
+      expect(e.code).toBe('KidMismatch')
+      expect(e.message).toBe("The transfer's KID is not the invoice's KID.")
+    }
   })
 
   it('a transfer one short of the gross leaves the invoice Initiated; the last unit charges it', () => {

@@ -1,5 +1,5 @@
 /**
- * The decider reads a split patch into columns (`readPatchColumns`) and applies it with
+ * The decider reads a split patch into columns (`decodePatchColumns`) and applies it with
  * `applyColumns`, the core `applyPatch` also runs on: for large payments (typed-array columns,
  * entries matched by position when the patch lists the splits in order) the outcome must be
  * exactly what `applyPatch` gives for the decoded patch, whatever the order of the entries, and
@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest'
 import { decodeMoneySplitPatch } from '../src/codecs.js'
 import { replay, transition } from '../src/decider.js'
 import type { Payment } from '../src/payment.js'
-import { applyColumns, applyPatch, readPatchColumns, toRefundedSplits } from '../src/patches.js'
+import { applyColumns, applyPatch, toRefundedSplits } from '../src/patches.js'
+import { decodePatchColumns } from '../src/patchColumns.js'
 import type { MoneySplitPatch, PatchEntry, PaymentIntentRequest } from '../src/codecs/requests.js'
 import { charge, ids, paymentArb } from './fixtures.js'
 
@@ -104,7 +105,7 @@ describe('a split patch read into columns', () => {
     const reversed = { ...patch, moneySplitPatch: [...patch.moneySplitPatch].reverse() }
     const rotated = { ...patch, moneySplitPatch: [...patch.moneySplitPatch.slice(400), ...patch.moneySplitPatch.slice(0, 400)] }
     for (const p of [patch, reversed, rotated]) {
-      const columns = readPatchColumns(p)
+      const columns = decodePatchColumns(p)
       expect(columns.issues).toStrictEqual([])
       if (columns.patch === undefined) throw new Error('no columns')
       expect(columns.patch.splitIDs).toBeInstanceOf(Float64Array)
@@ -146,25 +147,25 @@ describe('a split patch read into columns', () => {
       { splitID: p.moneySplits[1]?.splitID ?? 2, updateType: 'DoNothing' as const } // repeated, the last one missing
     ]) {
       const patch = { moneySplitPatch: entries.map((e, i) => (i === last ? broken : e)), newGrossAmount: 0 }
-      const viaColumns = readPatchColumns(patch).patch
+      const viaColumns = decodePatchColumns(patch).patch
       if (viaColumns === undefined) throw new Error('valid shape')
       const r = applyColumns(p, viaColumns)
       expect(E.isLeft(r) && r.left.code).toBe('PatchSplitMismatch')
       expect(r).toStrictEqual(applyPatch(p, decoded(patch)))
     }
-    const raised = applyColumns(p, readPatchColumns({ moneySplitPatch: entries, newGrossAmount: 0 }).patch ?? { splitIDs: [], kinds: [], newAmounts: [], newGrossAmount: 0 })
+    const raised = applyColumns(p, decodePatchColumns({ moneySplitPatch: entries, newGrossAmount: 0 }).patch ?? { splitIDs: [], kinds: [], newAmounts: [], newGrossAmount: 0 })
     expect(E.isLeft(raised) && raised.left.code).toBe('SplitAmountIncrease')
   })
 
   it('grows past its first size, and stops at the first hole of an array that claims a huge length', () => {
     const n = (1 << 16) + 5
     const entries = Array.from({ length: n }, (_, i): PatchEntry => ({ splitID: i + 1, updateType: 'DoNothing' }))
-    const r = readPatchColumns({ moneySplitPatch: entries, newGrossAmount: 0 })
+    const r = decodePatchColumns({ moneySplitPatch: entries, newGrossAmount: 0 })
     expect(r.patch?.splitIDs.length).toBe(n)
     expect(r.patch?.splitIDs[n - 1]).toBe(n)
     const sparse: unknown[] = [{ splitID: 1, updateType: 'DoNothing' }]
     sparse.length = 2 ** 32 - 1
-    const holey = readPatchColumns({ moneySplitPatch: sparse, newGrossAmount: 0 })
+    const holey = decodePatchColumns({ moneySplitPatch: sparse, newGrossAmount: 0 })
     expect(holey.issues.map((i) => i.path)).toStrictEqual(['moneySplitPatch.1'])
     expect(holey.patch).toBeUndefined()
   })
@@ -174,7 +175,7 @@ describe('a split patch read into columns', () => {
       fc.property(fc.anything(), fc.array(fc.anything(), { maxLength: 5 }), (u, entries) => {
         for (const input of [u, { moneySplitPatch: entries, newGrossAmount: u }]) {
           const d = decodeMoneySplitPatch(input)
-          const c = readPatchColumns(input)
+          const c = decodePatchColumns(input)
           expect(c.issues).toStrictEqual(E.isLeft(d) ? d.left.issues : [])
           expect(c.patch === undefined).toBe(E.isLeft(d))
         }
@@ -195,7 +196,7 @@ describe('a split patch read into columns', () => {
               : { splitID, updateType: 'DoNothing' }
         })
         const patch = { moneySplitPatch: entries, newGrossAmount: picks.length === 0 ? 0 : (picks[0]?.[2] ?? 0) }
-        const c = readPatchColumns(patch)
+        const c = decodePatchColumns(patch)
         if (c.patch === undefined) throw new Error('the patch has a valid shape')
         expect(applyColumns(payment, c.patch)).toStrictEqual(applyPatch(payment, decoded(patch)))
       })

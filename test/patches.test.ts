@@ -93,21 +93,20 @@ describe('applyPatch: C4 rules', () => {
     expect(e.missing).toEqual([2])
     expect(e.unknown).toEqual([])
     expect(e.repeated).toEqual([])
-    expect(e.message).toContain('missing splitIDs 2')
+    expect(e.message).toContain('1 missing')
   })
 
   it('moneySplitPatch has exactly one entry per current split: an unknown splitID → PatchSplitMismatch', () => {
     const e = left(applyPatch(p3, patchOf(1000, keep(1), keep(2), keep(3), keep(7))))
     expect(e).toMatchObject({ code: 'PatchSplitMismatch', missing: [], unknown: [7], repeated: [] })
-    expect(e.message).toContain('unknown splitIDs 7')
+    expect(e.message).toContain('1 unknown')
   })
 
   it('moneySplitPatch has exactly one entry per current split: a repeated splitID → PatchSplitMismatch', () => {
     // same length as the splits, but 2 twice and 3 never
     const e = left(applyPatch(p3, patchOf(1000, keep(1), keep(2), update(2, 100))))
     expect(e).toMatchObject({ code: 'PatchSplitMismatch', missing: [3], unknown: [], repeated: [2] })
-    expect(e.message).toContain('missing splitIDs 3')
-    expect(e.message).toContain('repeated splitIDs 2')
+    expect(e.message).toContain('1 missing, 1 repeated')
   })
 
   it('PatchSplitMismatch lists missing, unknown and repeated splitIDs, each once, ascending', () => {
@@ -145,15 +144,14 @@ describe('applyPatch: C4 rules', () => {
   it("UpdateAmount more than the split's current amount → SplitAmountIncrease", () => {
     const e = left(applyPatch(p3, patchOf(1001, keep(1), update(2, 301), keep(3))))
     expect(e.code).toBe('SplitAmountIncrease')
-    expect(e.message).toContain('2')
-    expect(e.message).toContain('300')
-    expect(e.message).toContain('301')
+    // the message quotes nothing from the input: no splitID, no amount (docs/rules.md C3)
+    expect(e.message).not.toMatch(/\d/)
   })
 
-  it('SplitAmountIncrease names the lowest splitID raised', () => {
+  it('SplitAmountIncrease when splits are raised, whatever their order', () => {
     const e = left(applyPatch(p3, patchOf(0, update(3, 900), update(2, 900), keep(1))))
     expect(e.code).toBe('SplitAmountIncrease')
-    expect(e.message).toMatch(/^Split 2 holds 300; the patch asks for 900/)
+    expect(e.message).toBe('The patch asks a split for more than it holds; a patch can only lower a split.')
   })
 
   it('A split updated to 0 stays, with amount 0', () => {
@@ -363,11 +361,11 @@ describe('applyPatch: the outcome', () => {
     expect(left(applyPatch(payment, patchOf(600, keep(3), keep(4), keep(2 ** 40)))).unknown).toEqual([4])
   })
 
-  it('cuts long splitID lists short in the message, not in the fields', () => {
-    const payment = makePayment(Array.from({ length: 100 }, () => 1))
+  it('PatchSplitMismatch lists at most 100 splitIDs each, the lowest; the message counts them', () => {
+    const payment = makePayment(Array.from({ length: 150 }, () => 1))
     const e = left(applyPatch(payment, patchOf(0)))
-    expect(e.missing).toHaveLength(100)
-    expect(e.message).toContain('(100 in all)')
+    expect(e.missing).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
+    expect(e.message).toContain('150 missing')
     expect(e.message.length).toBeLessThan(200)
   })
 
@@ -577,7 +575,7 @@ describe('setAmountsPatch', () => {
   it('raising a split → SplitAmountIncrease', () => {
     const e = left(setAmountsPatch(p3, [{ splitID: 2, amount: 301 }]))
     expect(e.code).toBe('SplitAmountIncrease')
-    expect(e.message).toContain('301')
+    expect(e.message).not.toContain('301')
   })
 
   it('no change at all → NothingToChange', () => {

@@ -34,10 +34,10 @@ describe('decider: the remaining branches', () => {
     expect(E.isLeft(r) && r.left.issues?.[0]?.path).toBe('amount')
   })
 
-  it('a KidMismatch message cuts a very long KID', () => {
+  it('a KidMismatch message quotes no KID, however long', () => {
     const r = transition(paymentAfter(createInvoice()), transfer(100, '1'.repeat(60)))
     expect(codeOf(r)).toBe('KidMismatch')
-    expect(E.isLeft(r) && r.left.message).toContain('1'.repeat(40) + '…')
+    expect(E.isLeft(r) && r.left.message).not.toContain('11')
   })
 
   it('evolve ignores events before a PaymentCreated, and a second PaymentCreated', () => {

@@ -321,6 +321,8 @@ export const check = (
 export const fieldError = (path: string, v: unknown, rule: Rule, required = true): PaymentError | undefined => {
   const issues: Issues = []
   check(issues, v, '', -1, path, rule, required)
-  const first = issues[0]
-  return first === undefined ? undefined : invalid(path, first.reason, own(first, 'params') as IssueParams | undefined)
+  // by length, not `issues[0]`: an empty list's index 0 is read through a polluted prototype
+  if (issues.length === 0) return undefined
+  const first = issues[0] as Issue
+  return invalid(path, first.reason, own(first, 'params') as IssueParams | undefined)
 }
