@@ -12,6 +12,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -139,5 +140,29 @@ describe('the built package, imported by name from outside the repo', () => {
   it.each(['consumer.mjs', 'consumer.cjs'])('%s walks a payment through the contract', (file) => {
     const stdout = execFileSync(process.execPath, [file], { cwd: scratch, encoding: 'utf8' })
     expect(JSON.parse(stdout)).toEqual(expected)
+  })
+})
+
+describe('the built typings', () => {
+  /** The exported names of an entry's .d.ts whose declaration is tagged `@internal`. */
+  const internalExports = (entry: string): ReadonlyArray<string> => {
+    const file = join(scratch, 'node_modules', 'paysplit', 'dist', `${entry}.d.ts`)
+    const program = ts.createProgram([file], { strict: true, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, skipLibCheck: true })
+    const checker = program.getTypeChecker()
+    const source = program.getSourceFile(file)
+    if (source === undefined) throw new Error(`no ${entry}.d.ts`)
+    const moduleSymbol = checker.getSymbolAtLocation(source)
+    if (moduleSymbol === undefined) throw new Error(`${entry}.d.ts is no module`)
+    return checker
+      .getExportsOfModule(moduleSymbol)
+      .filter((symbol) => {
+        const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
+        return (target.declarations ?? []).some((d) => ts.getJSDocTags(d).some((tag) => tag.tagName.text === 'internal'))
+      })
+      .map((symbol) => symbol.name)
+  }
+
+  it.each(['index', 'codecs', 'http', 'testing'])('dist/%s.d.ts exports no name marked @internal', (entry) => {
+    expect(internalExports(entry)).toStrictEqual([])
   })
 })
