@@ -1,0 +1,186 @@
+/**
+ * The payments API (docs/http.md): every route paysplit's `handle` knows, each request in one
+ * transaction (../transaction.ts) on the slice of the world it can touch.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { IncomingMessage } from 'node:http'
+import { invalid, type Command } from '../../../../src/index.js'
+import { decodePaymentIntentRequest } from '../../../../src/codecs.js'
+import {
+  errorResponse,
+  handle,
+  matchRoute,
+  mismatchResponse,
+  routeTakesBody,
+  type HandleContext,
+  type HttpResponse,
+  type Route,
+  type World
+} from '../../../../src/http.js'
+import { noKeys, UnreadableState, type SliceKeys } from '../db/store.js'
+import { json, parseJson, readBody, type Reply } from '../http.js'
+import { duplicateKid } from '../paysplit.js'
+import { runTransaction } from '../transaction.js'
+import { customerKid, randomKid, type Deps } from './context.js'
+
+const own = (body: unknown, key: string): unknown =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && Object.prototype.hasOwnProperty.call(body, key)
+    ? (body as Record<string, unknown>)[key]
+    : undefined
+
+const text = (body: unknown, key: string): string | undefined => {
+  const v = own(body, key)
+  return typeof v === 'string' ? v : undefined
+}
+
+const reply = (r: HttpResponse): Reply => {
+  const headers = (r as { readonly headers?: Readonly<Record<string, string>> }).headers
+  return json(r.status, r.body, headers ?? {})
+}
+
+/**
+ * The rows a request can touch, read from its path and body: the payment of the path; for a
+ * create, its reference, its customer and the open invoices holding its KID; for the reads, what
+ * they name. Anything the request names that does not exist is simply not loaded.
+ */
+export const keysOf = (method: string, target: string, body: unknown, kid: string | undefined): SliceKeys => {
+  const q = target.indexOf('?')
+  const path = q < 0 ? target : target.slice(0, q)
+  const segments = path.split('/')
+  if (path === '/payments') {
+    if (method === 'GET') {
+      const ext = new URLSearchParams(q < 0 ? '' : target.slice(q + 1)).getAll('externalPaymentReferenceID')
+      return { ...noKeys, externalPaymentReferenceIDs: ext }
+    }
+    const ext = text(body, 'externalPaymentReferenceID')
+    const customer = text(body, 'customerExternalID')
+    return {
+      ...noKeys,
+      externalPaymentReferenceIDs: ext === undefined ? [] : [ext],
+      customerExternalIDs: customer === undefined ? [] : [customer],
+      openKids: kid === undefined ? [] : [kid]
+    }
+  }
+  if (segments[1] === 'payments' && segments[2] !== undefined && /^[0-9a-fA-F-]{36}$/.test(segments[2])) {
+    return { ...noKeys, paymentReferenceIDs: [segments[2]] }
+  }
+  if (segments[1] === 'customers' && segments[2] !== undefined && segments.length === 3) {
+    try {
+      return { ...noKeys, customerExternalIDs: [decodeURIComponent(segments[2])] }
+    } catch {
+      return noKeys
+    }
+  }
+  return noKeys
+}
+
+/** The command `handle` ran for this route, rebuilt so that its events can be stored. */
+const commandOf = (route: Route, body: unknown, ctx: HandleContext): Command | undefined => {
+  const at = ctx.at
+  switch (route.name) {
+    case 'createPayment': {
+      const decoded = decodePaymentIntentRequest(body)
+      if (E.isLeft(decoded)) return undefined
+      return {
+        type: 'CreatePayment',
+        at,
+        paymentReferenceID: ctx.paymentReferenceID,
+        request: decoded.right,
+        ...(ctx.kid !== undefined ? { kid: ctx.kid } : {})
+      }
+    }
+    case 'cancelPayment':
+      return { type: 'CancelPayment', at }
+    case 'chargePayment':
+      return { type: 'ChargePayment', at }
+    case 'refundPayment':
+      return { type: 'RefundPayment', at }
+    case 'refundPartially':
+      return { type: 'RefundPartially', at, patch: body as never }
+    case 'adjustInvoice':
+      return { type: 'AdjustInvoice', at, patch: body as never }
+    default:
+      // the reads change nothing
+      return undefined
+  }
+}
+
+/** Answers one request of the payments API. */
+export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string, target: string): Promise<Reply> => {
+  const { config } = deps
+  const matched = matchRoute(method, target)
+  if (E.isLeft(matched)) {
+    req.resume()
+    const m = matched.left
+    return { ...reply(mismatchResponse(m)), headers: m.reason === 'MethodNotAllowed' ? { allow: m.allow.join(', ') } : {} }
+  }
+  const route = matched.right
+  const read = await readBody(req, config.maxBodyBytes)
+  if (read.kind === 'aborted') return json(400, undefined)
+  if (read.kind === 'tooLarge') {
+    return {
+      ...reply(errorResponse(route.name, { code: 'PayloadTooLarge', message: `The request body is larger than ${String(config.maxBodyBytes)} bytes.` })),
+      headers: { connection: 'close' }
+    }
+  }
+  let body: unknown = undefined
+  if (routeTakesBody(route)) {
+    try {
+      body = parseJson(read.text)
+    } catch {
+      return reply(errorResponse(route.name, invalid('', 'The request body is not valid JSON.')))
+    }
+  }
+  const isInvoice = route.name === 'createPayment' && text(body, 'paymentGateway') === 'invoice'
+  const customer = text(body, 'customerExternalID')
+  // KID_SCHEME=customer: one KID per customer, so the open invoices holding it are part of the slice.
+  const fixedKid = isInvoice && config.kidScheme === 'customer' && customer !== undefined ? customerKid(customer) : undefined
+  const keys = keysOf(method, target, body, fixedKid)
+  const paymentReferenceID = deps.newPaymentId()
+  const catchAll = config.catchAllUrl !== undefined ? { catchAllUrl: config.catchAllUrl } : {}
+  try {
+    const outcome = await runTransaction(
+      deps.db,
+      {
+        keys,
+        lock: method !== 'GET',
+        lockCustomers: route.name === 'createPayment',
+        run: (world: World) => {
+          const ext = text(body, 'externalPaymentReferenceID')
+          const stored = ext === undefined ? undefined : world.references.get(ext)
+          // A repeated create keeps the KID it was given (the stored invoice's own).
+          const kid = isInvoice ? (stored?.kid ?? fixedKid ?? randomKid()) : undefined
+          const ctx: HandleContext = { at: deps.now(), paymentReferenceID, ...(kid !== undefined ? { kid } : {}), ...catchAll }
+          const [after, response, deliveries] = handle(world, { method, path: target, body }, ctx)
+          return {
+            world: after,
+            result: response,
+            deliveries,
+            ...(after !== world ? { command: commandOf(route, body, ctx) } : {})
+          }
+        }
+      },
+      { attempts: config.maxTransactionAttempts, retryDuplicateKid: config.kidScheme === 'random' }
+    )
+    switch (outcome.kind) {
+      case 'done':
+        if (outcome.deliveries > 0) deps.outboxWritten()
+        return reply(outcome.result)
+      case 'duplicateKid':
+        return json(409, { success: false, error: duplicateKid })
+      case 'conflict':
+        return reply(
+          errorResponse(route.name, {
+            code: 'ConcurrentModification',
+            message: 'The payment kept changing while this request ran; read it again and retry.'
+          })
+        )
+    }
+  } catch (e) {
+    if (e instanceof UnreadableState) {
+      deps.log.error('stored state unreadable', { paymentReferenceID: e.paymentReferenceID, code: e.error.code })
+      return { ...reply(errorResponse(route.name, e.error)), status: 500 }
+    }
+    throw e
+  }
+}

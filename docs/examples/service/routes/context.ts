@@ -1,0 +1,46 @@
+/** What every route needs: the database, the configuration, the clock and identifiers, the relay's bell. */
+import { createHash, randomInt, randomUUID } from 'node:crypto'
+import * as E from 'fp-ts/lib/Either.js'
+import { kid } from '../../../../src/index.js'
+import type { Config } from '../config.js'
+import type { Db } from '../db/db.js'
+import type { Logger } from '../log.js'
+
+export interface Deps {
+  readonly db: Db
+  readonly config: Config
+  readonly log: Logger
+  /** Called after a commit that wrote outbox rows. */
+  readonly outboxWritten: () => void
+  /** The clock: an ISO 8601 UTC timestamp with milliseconds. */
+  readonly now: () => string
+  readonly newPaymentId: () => string
+}
+
+export const defaultNow = (): string => new Date().toISOString()
+export const defaultPaymentId = (): string => randomUUID()
+
+const mod10 = (base: string): string => {
+  const made = kid.create(base, 'mod10')
+  /* v8 ignore next -- the bases below are 1–24 digits, which kid.create always accepts */
+  if (E.isLeft(made)) throw new Error(made.left.message)
+  return made.right
+}
+
+/** A random KID: 10 digits (no leading 0) and a MOD10 check digit. */
+export const randomKid = (): string => {
+  let base = String(randomInt(1, 10))
+  for (let i = 0; i < 9; i++) base += String(randomInt(0, 10))
+  return mod10(base)
+}
+
+/**
+ * The customer's KID (`KID_SCHEME=customer`): the customer number itself when it is 1–24 digits,
+ * else 12 digits of its SHA-256; a MOD10 check digit after. One KID per customer, so a customer
+ * holds at most one open invoice (a second is 409 DuplicateKid).
+ */
+export const customerKid = (customerExternalID: string): string => {
+  if (/^\d{1,24}$/.test(customerExternalID)) return mod10(customerExternalID)
+  const hex = createHash('sha256').update(customerExternalID, 'utf8').digest('hex').slice(0, 12)
+  return mod10(String(BigInt(`0x${hex}`) % 10n ** 12n).padStart(12, '1'))
+}
