@@ -15,6 +15,8 @@ export default defineConfig({
   root,
   test: {
     include: ['test/**/*.test.ts'],
+    // the PostgreSQL server's suite: npm run test:postgres (.config/vitest.postgres.config.ts)
+    exclude: ['test/postgres/**', 'node_modules/**'],
     setupFiles: ['test/setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,

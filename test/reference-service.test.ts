@@ -10,7 +10,7 @@ import { kid } from '../src/index.js'
 import type { Db } from '../docs/examples/service/db/db.js'
 import { storedPayment } from '../docs/examples/service/paysplit.js'
 import { cardRequest, invoiceRequest, patchOf } from './http.fixtures.js'
-import { bank, call, eventually, outboxOf, outboxSettled, Receiver, startService, testDb, type Running, type TestDb } from './reference-service.fixtures.js'
+import { bank, call, serverUrl, eventually, outboxOf, outboxSettled, Receiver, startService, testDb, type Running, type TestDb } from './reference-service.fixtures.js'
 
 let database: TestDb
 let db: Db
@@ -235,8 +235,11 @@ describe('validation, routes and transport', () => {
     expect(await call(base, 'POST', '/payments', undefined, { raw: '{"x":' })).toMatchObject({ status: 400, body: { error: { code: 'ValidationFailed' } } })
   })
 
-  it('GET /healthz answers 200 while the database answers', async () => {
-    expect(await call(base, 'GET', '/healthz', undefined, { key: null })).toMatchObject({ status: 200, body: { status: 'ok' } })
+  it('GET /healthz answers 200 while the database answers, naming the driver the suite runs on', async () => {
+    expect(await call(base, 'GET', '/healthz', undefined, { key: null })).toMatchObject({
+      status: 200,
+      body: { status: 'ok', database: serverUrl() === undefined ? 'pglite' : 'pg' }
+    })
   })
 })
 

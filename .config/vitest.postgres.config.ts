@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+/**
+ * `npm run test:postgres`: the reference service's suite against a real PostgreSQL 17 server
+ * (started by test/postgres/global-setup.ts), plus the multi-process tests. One file at a time:
+ * the multi-process tests measure latencies and memory of the processes they start.
+ */
+export default defineConfig({
+  root,
+  test: {
+    include: ['test/reference-service*.test.ts', 'test/postgres/**/*.test.ts'],
+    setupFiles: ['test/setup.ts'],
+    globalSetup: ['test/postgres/global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 240_000,
+    hookTimeout: 120_000
+  }
+})
