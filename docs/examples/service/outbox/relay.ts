@@ -66,7 +66,8 @@ export class Relay {
     private readonly log: Logger
   ) {
     this.webhook = new Webhook(secret)
-    this.leaseMs = config.timeoutMs * 2 + 5000
+    // The attempt is cut at timeoutMs; the rest is room to record its outcome.
+    this.leaseMs = config.timeoutMs + Math.max(1000, config.timeoutMs)
   }
 
   start(): void {
