@@ -119,7 +119,7 @@ export interface Received {
 
 /**
  * A webhook receiver on 127.0.0.1. Paths decide how it answers: `/flaky…` 500 for the first two
- * attempts of each webhook-id then 200; `/down…` 503; `/gone…` 410; `/slow…` answers after
+ * attempts of each webhook-id then 200; `/down…` 503; `/error…` 500; `/gone…` 410; `/slow…` answers after
  * `slowMs`; `/endless…` 200 and a body that never ends; anything else 204.
  */
 export class Receiver {
@@ -153,13 +153,18 @@ export class Receiver {
         this.hits.set(`${path} ${id}`, hits)
         if (path.startsWith('/flaky')) res.writeHead(hits <= 2 ? 500 : 200).end()
         else if (path.startsWith('/down')) res.writeHead(503).end()
+        else if (path.startsWith('/error')) res.writeHead(500).end()
         else if (path.startsWith('/gone')) res.writeHead(410).end()
         else if (path.startsWith('/slow')) setTimeout(() => res.writeHead(200).end(), this.slowMs)
         else if (path.startsWith('/endless')) {
           res.writeHead(200, { 'content-type': 'application/octet-stream' })
           const chunk = Buffer.alloc(64 * 1024, 120)
           const pump = (): void => {
-            while (!res.destroyed && res.write(chunk)) this.endlessBytes += chunk.length
+            let more = true
+            while (!res.destroyed && more) {
+              more = res.write(chunk)
+              this.endlessBytes += chunk.length
+            }
             if (!res.destroyed) res.once('drain', pump)
           }
           pump()
