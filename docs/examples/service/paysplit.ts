@@ -5,13 +5,31 @@
  * docs/http.md that the library adds, and shrink to that one call once it does.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { invalid, kid, paymentError, validateState, type Customer, type Payment, type PaymentError } from '../../../src/index.js'
+import {
+  decide,
+  invalid,
+  kid,
+  paymentError,
+  validateState,
+  type Command,
+  type Customer,
+  type Payment,
+  type PaymentError,
+  type PaymentEvent,
+  type PaymentIntentRequest,
+  type PaymentState
+} from '../../../src/index.js'
+import { decodePaymentIntentRequest } from '../../../src/codecs.js'
 import {
   completeForm,
   failForm,
+  handle,
   receiveTransfer,
   type CreatedReference,
   type EventContext,
+  type HandleContext,
+  type Handled,
+  type HttpRequest,
   type Operated,
   type WebhookDelivery,
   type World
@@ -116,5 +134,65 @@ export const messageOf = (delivery: WebhookDelivery, timestamp: number): Webhook
       'webhook-id': delivery.payload.eventID,
       'webhook-timestamp': String(timestamp)
     }
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// the rules, as one value
+// -------------------------------------------------------------------------------------
+
+/**
+ * Every paysplit call the service makes, as one value: the routes, the store and the relay use
+ * only these. `createService` takes another (tests swap in broken variants to prove the tests
+ * catch them; the benchmark's baseline skips the rules to measure what they cost).
+ */
+export interface Rules {
+  /** A state read from the database, checked. */
+  readonly storedPayment: (state: unknown) => E.Either<PaymentError, Payment>
+  /** One request of the payments API on a slice of the world. */
+  readonly handle: (world: World, request: HttpRequest, ctx: HandleContext) => Handled
+  /** The events of a command (decided again, to be stored). */
+  readonly decide: (state: PaymentState, command: Command) => E.Either<PaymentError, ReadonlyArray<PaymentEvent>>
+  /** A create request, decoded (to rebuild its command). */
+  readonly decodeCreate: (body: unknown) => E.Either<PaymentError, PaymentIntentRequest>
+  readonly completeForm: (world: World, id: string, ctx: EventContext) => FormOutcome
+  readonly failForm: (world: World, id: string, ctx: EventContext & { readonly reason?: string }) => FormOutcome
+  readonly transferByKid: (world: World, transfer: { readonly kid: string; readonly amount: number }, ctx: EventContext) => Operated
+  readonly webhookMessage: (delivery: WebhookDelivery, timestamp: number) => WebhookMessage
+}
+
+/** paysplit's rules. */
+export const paysplitRules: Rules = {
+  storedPayment,
+  handle,
+  decide,
+  decodeCreate: decodePaymentIntentRequest,
+  completeForm: completeFormAt,
+  failForm: failFormAt,
+  transferByKid,
+  webhookMessage: messageOf
+}
+
+/** `rules` with the time spent in each call added to `spent.ms` (the benchmark's profile). */
+export const timedRules = (rules: Rules, spent: { ms: number }): Rules => {
+  const timed =
+    <A extends ReadonlyArray<unknown>, R>(f: (...args: A) => R) =>
+    (...args: A): R => {
+      const started = performance.now()
+      try {
+        return f(...args)
+      } finally {
+        spent.ms += performance.now() - started
+      }
+    }
+  return {
+    storedPayment: timed(rules.storedPayment),
+    handle: timed(rules.handle),
+    decide: timed(rules.decide),
+    decodeCreate: timed(rules.decodeCreate),
+    completeForm: timed(rules.completeForm),
+    failForm: timed(rules.failForm),
+    transferByKid: timed(rules.transferByKid),
+    webhookMessage: timed(rules.webhookMessage)
   }
 }

@@ -15,6 +15,7 @@ import { migrate } from './db/migrate.js'
 import { authorised, json, pathOf, send, type Reply } from './http.js'
 import { silentLogger, type Logger } from './log.js'
 import { Relay } from './outbox/relay.js'
+import { paysplitRules, timedRules, type Rules } from './paysplit.js'
 import { apiRoute } from './routes/api.js'
 import { bankTransfer } from './routes/bank.js'
 import { defaultNow, defaultPaymentId, type Deps } from './routes/context.js'
@@ -36,6 +37,10 @@ export interface ServiceOptions {
   readonly db?: Db
   readonly now?: () => string
   readonly newPaymentId?: () => string
+  /** paysplit's rules by default; tests and the benchmark's baseline swap them. */
+  readonly rules?: Rules
+  /** When given, the time spent in the rules is added to `ms` (the benchmark's profile). */
+  readonly profile?: { ms: number }
 }
 
 const requestIdOf = (req: IncomingMessage): string => {
@@ -55,11 +60,14 @@ export const createService = async (config: Config, options: ServiceOptions = {}
   const db = options.db ?? (await openDb(config))
   const applied = await migrate(db)
   if (applied.length > 0) log.info('migrations applied', { applied })
-  const relay = new Relay(db, config.relay, config.webhookSecret, log)
+  const base = options.rules ?? paysplitRules
+  const rules = options.profile !== undefined ? timedRules(base, options.profile) : base
+  const relay = new Relay(db, config.relay, config.webhookSecret, log, rules.webhookMessage)
   const deps: Deps = {
     db,
     config,
     log,
+    rules,
     outboxWritten: () => {
       relay.kick()
     },

@@ -8,6 +8,7 @@ import type { Command } from '../../../src/index.js'
 import type { WebhookDelivery, World } from '../../../src/http.js'
 import { isSqlError, retryableStates, UNIQUE_VIOLATION, type Db, type Queryable } from './db/db.js'
 import { loadSlice, writeChanges, WriteConflict, type SliceKeys } from './db/store.js'
+import type { Rules } from './paysplit.js'
 
 /** One run of a request on its slice: what paysplit gave back. */
 export interface Ran<R> {
@@ -57,14 +58,14 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export const runTransaction = async <R>(
   db: Db,
   work: Work<R>,
-  options: { readonly attempts: number; readonly retryDuplicateKid: boolean }
+  options: { readonly attempts: number; readonly retryDuplicateKid: boolean; readonly rules: Rules }
 ): Promise<Outcome<R>> => {
   for (let attempt = 1; attempt <= options.attempts; attempt++) {
     try {
       const done = await db.transaction(async (tx) => {
-        const slice = await loadSlice(tx, work.keys, { lock: work.lock, lockCustomers: work.lockCustomers })
+        const slice = await loadSlice(tx, work.keys, { lock: work.lock, lockCustomers: work.lockCustomers }, options.rules)
         const ran = work.run(slice.world, attempt)
-        if (ran.world !== slice.world) await writeChanges(tx, slice, ran.world, ran.deliveries, ran.command)
+        if (ran.world !== slice.world) await writeChanges(tx, slice, ran.world, ran.deliveries, ran.command, options.rules)
         if (ran.extra !== undefined) await ran.extra(tx)
         return ran
       })

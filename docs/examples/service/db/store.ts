@@ -9,7 +9,6 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import {
-  decide,
   type Command,
   type Customer,
   type Payment,
@@ -18,7 +17,7 @@ import {
   type PaymentIntentRequest
 } from '../../../../src/index.js'
 import type { CreatedReference, WebhookDelivery, World } from '../../../../src/http.js'
-import { storedPayment, worldOf } from '../paysplit.js'
+import { worldOf, type Rules } from '../paysplit.js'
 import type { Queryable } from './db.js'
 
 /** What a request may touch: the rows to load. */
@@ -74,7 +73,8 @@ interface CustomerRow {
 export const loadSlice = async (
   tx: Queryable,
   keys: SliceKeys,
-  options: { readonly lock: boolean; readonly lockCustomers: boolean }
+  options: { readonly lock: boolean; readonly lockCustomers: boolean },
+  rules: Rules
 ): Promise<Slice> => {
   const payments = new Map<string, Payment>()
   const references = new Map<string, CreatedReference>()
@@ -92,7 +92,7 @@ export const loadSlice = async (
       [ids, keys.externalPaymentReferenceIDs, keys.openKids]
     )
     for (const row of rows.rows) {
-      const checked = storedPayment(row.state)
+      const checked = rules.storedPayment(row.state)
       if (E.isLeft(checked)) throw new UnreadableState(row.id, checked.left)
       const payment = checked.right
       payments.set(row.id, payment)
@@ -123,9 +123,9 @@ export const loadSlice = async (
 }
 
 /** A payment's events, as `decide` gives them for the command that changed it. */
-const eventsOf = (before: Payment | undefined, after: Payment, command: Command | undefined): ReadonlyArray<PaymentEvent> => {
+const eventsOf = (rules: Rules, before: Payment | undefined, after: Payment, command: Command | undefined): ReadonlyArray<PaymentEvent> => {
   const from = before ?? { status: 'NoPayment' as const }
-  const decided = command === undefined ? undefined : decide(from, command)
+  const decided = command === undefined ? undefined : rules.decide(from, command)
   const expected = after.version - (before?.version ?? 0)
   if (decided === undefined || E.isLeft(decided) || decided.right.length !== expected) {
     // paysplit changed a payment, and deciding the same command again does not give as many
@@ -152,7 +152,8 @@ export const writeChanges = async (
   slice: Slice,
   after: World,
   deliveries: ReadonlyArray<WebhookDelivery>,
-  command: Command | undefined
+  command: Command | undefined,
+  rules: Rules
 ): Promise<void> => {
   const before = slice.world
   const events: Array<unknown> = []
@@ -185,7 +186,7 @@ export const writeChanges = async (
       )
       if (updated.rowCount !== 1) throw new WriteConflict(`Payment ${key}`)
     }
-    const decided = eventsOf(old, payment, command)
+    const decided = eventsOf(rules, old, payment, command)
     const first = (old?.version ?? 0) + 1
     decided.forEach((event, i) => {
       events.push(key, first + i, event.type, JSON.stringify(event), event.at)

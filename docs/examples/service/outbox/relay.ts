@@ -16,7 +16,7 @@ import type { WebhookDelivery } from '../../../../src/http.js'
 import type { RelayConfig } from '../config.js'
 import type { Db } from '../db/db.js'
 import type { Logger } from '../log.js'
-import { messageOf } from '../paysplit.js'
+import type { Rules } from '../paysplit.js'
 import { post, type AttemptResult } from './send.js'
 
 interface Claimed {
@@ -63,7 +63,8 @@ export class Relay {
     private readonly db: Db,
     private readonly config: RelayConfig,
     secret: string,
-    private readonly log: Logger
+    private readonly log: Logger,
+    private readonly webhookMessage: Rules['webhookMessage']
   ) {
     this.webhook = new Webhook(secret)
     // The attempt is cut at timeoutMs; the rest is room to record its outcome.
@@ -124,7 +125,7 @@ export class Relay {
   private async attempt(row: Claimed): Promise<void> {
     const delivery = { url: row.url, eventType: row.event_type, payload: JSON.parse(row.payload) as unknown } as WebhookDelivery
     const timestamp = Math.floor(Date.now() / 1000)
-    const message = messageOf(delivery, timestamp)
+    const message = this.webhookMessage(delivery, timestamp)
     const signature = this.webhook.sign(message.id, new Date(timestamp * 1000), message.body)
     const result = await post(message.url, { ...message.headers, 'webhook-signature': signature }, message.body, this.config)
     await this.record(row, result).catch((e: unknown) => {

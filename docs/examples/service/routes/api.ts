@@ -5,10 +5,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { IncomingMessage } from 'node:http'
 import { invalid, type Command } from '../../../../src/index.js'
-import { decodePaymentIntentRequest } from '../../../../src/codecs.js'
 import {
   errorResponse,
-  handle,
   matchRoute,
   mismatchResponse,
   routeTakesBody,
@@ -19,7 +17,7 @@ import {
 } from '../../../../src/http.js'
 import { noKeys, UnreadableState, type SliceKeys } from '../db/store.js'
 import { json, parseJson, readBody, type Reply } from '../http.js'
-import { duplicateKid } from '../paysplit.js'
+import { duplicateKid, type Rules } from '../paysplit.js'
 import { runTransaction } from '../transaction.js'
 import { customerKid, randomKid, type Deps } from './context.js'
 
@@ -75,11 +73,11 @@ export const keysOf = (method: string, target: string, body: unknown, kid: strin
 }
 
 /** The command `handle` ran for this route, rebuilt so that its events can be stored. */
-const commandOf = (route: Route, body: unknown, ctx: HandleContext): Command | undefined => {
+const commandOf = (rules: Rules, route: Route, body: unknown, ctx: HandleContext): Command | undefined => {
   const at = ctx.at
   switch (route.name) {
     case 'createPayment': {
-      const decoded = decodePaymentIntentRequest(body)
+      const decoded = rules.decodeCreate(body)
       if (E.isLeft(decoded)) return undefined
       return {
         type: 'CreatePayment',
@@ -151,16 +149,16 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
           // A repeated create keeps the KID it was given (the stored invoice's own).
           const kid = isInvoice ? (stored?.kid ?? fixedKid ?? randomKid()) : undefined
           const ctx: HandleContext = { at: deps.now(), paymentReferenceID, ...(kid !== undefined ? { kid } : {}), ...catchAll }
-          const [after, response, deliveries] = handle(world, { method, path: target, body }, ctx)
+          const [after, response, deliveries] = deps.rules.handle(world, { method, path: target, body }, ctx)
           return {
             world: after,
             result: response,
             deliveries,
-            ...(after !== world ? { command: commandOf(route, body, ctx) } : {})
+            ...(after !== world ? { command: commandOf(deps.rules, route, body, ctx) } : {})
           }
         }
       },
-      { attempts: config.maxTransactionAttempts, retryDuplicateKid: config.kidScheme === 'random' }
+      { attempts: config.maxTransactionAttempts, retryDuplicateKid: config.kidScheme === 'random', rules: deps.rules }
     )
     switch (outcome.kind) {
       case 'done':

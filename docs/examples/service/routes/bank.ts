@@ -11,7 +11,6 @@ import type { Payment, PaymentError } from '../../../../src/index.js'
 import { errorResponse, httpStatusOf } from '../../../../src/http.js'
 import { noKeys } from '../db/store.js'
 import { json, parseJson, readBody, type Reply } from '../http.js'
-import { transferByKid } from '../paysplit.js'
 import { runTransaction } from '../transaction.js'
 import type { Deps } from './context.js'
 
@@ -43,7 +42,7 @@ export const bankTransfer = async (deps: Deps, req: IncomingMessage, requestId: 
       lockCustomers: false,
       run: (world) => {
         const at = deps.now()
-        const [after, result, deliveries] = transferByKid(world, transfer, { at, ...catchAll })
+        const [after, result, deliveries] = deps.rules.transferByKid(world, transfer, { at, ...catchAll })
         const unmatched = E.isLeft(result) && (result.left.code as string) === 'UnmatchedTransfer'
         return {
           world: after,
@@ -65,7 +64,7 @@ export const bankTransfer = async (deps: Deps, req: IncomingMessage, requestId: 
         }
       }
     },
-    { attempts: deps.config.maxTransactionAttempts, retryDuplicateKid: false }
+    { attempts: deps.config.maxTransactionAttempts, retryDuplicateKid: false, rules: deps.rules }
   )
   if (outcome.kind !== 'done') return json(409, { success: false, error: { code: 'ConcurrentModification', message: 'The invoice kept changing; try again.' } })
   if (outcome.deliveries > 0) deps.outboxWritten()

@@ -5,11 +5,14 @@ import { kid } from '../../../../src/index.js'
 import type { Config } from '../config.js'
 import type { Db } from '../db/db.js'
 import type { Logger } from '../log.js'
+import type { Rules } from '../paysplit.js'
 
 export interface Deps {
   readonly db: Db
   readonly config: Config
   readonly log: Logger
+  /** paysplit's rules (or a variant: tests, the benchmark's baseline). */
+  readonly rules: Rules
   /** Called after a commit that wrote outbox rows. */
   readonly outboxWritten: () => void
   /** The clock: an ISO 8601 UTC timestamp with milliseconds. */

@@ -12,7 +12,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Payment } from '../../../../src/index.js'
 import { noKeys } from '../db/store.js'
 import { readBody, UUID, type Reply } from '../http.js'
-import { completeFormAt, failFormAt, storedPayment, type FormOutcome } from '../paysplit.js'
+import type { FormOutcome } from '../paysplit.js'
 import { runTransaction } from '../transaction.js'
 import type { Deps } from './context.js'
 
@@ -79,7 +79,7 @@ export const showForm = async (deps: Deps, id: string): Promise<Reply> => {
   const rows = await deps.db.query<{ state: unknown }>('SELECT state FROM payments WHERE payment_reference_id = $1', [id.toLowerCase()])
   const row = rows.rows[0]
   if (row === undefined) return notFound
-  const p = storedPayment(row.state)
+  const p = deps.rules.storedPayment(row.state)
   if (E.isLeft(p)) return { status: 500, html: page('Error', '<h1>This payment cannot be shown.</h1>') }
   return { status: 200, html: formPage(p.right), headers: { 'cache-control': 'no-store' } }
 }
@@ -101,15 +101,15 @@ export const submitForm = async (deps: Deps, req: IncomingMessage, id: string, a
         const at = deps.now()
         const [after, , deliveries, redirectUrl] =
           action === 'complete'
-            ? completeFormAt(world, id, { at, ...catchAll })
-            : failFormAt(world, id, { at, ...catchAll, ...(reason !== undefined ? { reason } : {}) })
+            ? deps.rules.completeForm(world, id, { at, ...catchAll })
+            : deps.rules.failForm(world, id, { at, ...catchAll, ...(reason !== undefined ? { reason } : {}) })
         const command = action === 'complete'
           ? ({ type: 'CompletePaymentForm', at } as const)
           : ({ type: 'FailPaymentForm', at, ...(reason !== undefined ? { reason } : {}) } as const)
         return { world: after, result: redirectUrl, deliveries, command }
       }
     },
-    { attempts: deps.config.maxTransactionAttempts, retryDuplicateKid: false }
+    { attempts: deps.config.maxTransactionAttempts, retryDuplicateKid: false, rules: deps.rules }
   )
   if (outcome.kind !== 'done') return { status: 409, html: page('Busy', '<h1>Please try again.</h1>') }
   if (outcome.deliveries > 0) deps.outboxWritten()

