@@ -1,6 +1,7 @@
 /**
- * Service processes for the multi-process tests: `node --import tsx docs/examples/service/main.ts`
- * with the test's environment, the base url read from its "listening" log line.
+ * Service processes for the multi-process tests and the benchmark: `node --import tsx
+ * docs/examples/service/main.ts` (or another entry) with the given environment, the base url read
+ * from its "listening" log line. The request log is drained and dropped.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -9,16 +10,21 @@ import { testEnv } from '../reference-service.fixtures.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
+type Line = Readonly<Record<string, unknown>>
+/** Gets each awaited log line; true when it was the one it waited for. */
+type Waiter = (line: Line) => boolean
+
 export class ServiceProcess {
   private constructor(
     readonly child: ChildProcess,
     readonly base: string,
-    readonly exited: Promise<number | null>
+    readonly exited: Promise<number | null>,
+    private readonly waiters: Array<Waiter>
   ) {}
 
   /** Starts a process on the database at `url`; resolves once it listens. */
-  static async start(url: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'docs/examples/service/main.ts'], {
+  static async start(url: string, env: Record<string, string> = {}, script = 'docs/examples/service/main.ts'): Promise<ServiceProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
       cwd: root,
       env: { ...process.env, ...testEnv(env), DATABASE_URL: url },
       stdio: ['ignore', 'pipe', 'pipe']
@@ -30,24 +36,29 @@ export class ServiceProcess {
     child.stderr?.on('data', (c: Buffer) => {
       stderr = (stderr + c.toString('utf8')).slice(-4000)
     })
-    const base = await new Promise<string>((resolve, reject) => {
-      let buffer = ''
-      const onData = (c: Buffer): void => {
-        buffer += c.toString('utf8')
-        const lines = buffer.split('\n')
-        buffer = lines.pop() ?? ''
-        for (const line of lines) {
-          if (!line.includes('"listening"')) continue
-          const url = (JSON.parse(line) as { url: string }).url
-          resolve(url)
-        }
+    const waiters: Array<Waiter> = []
+    let buffer = ''
+    child.stdout?.on('data', (c: Buffer) => {
+      buffer += c.toString('utf8')
+      const lines = buffer.split('\n')
+      buffer = lines.pop() ?? ''
+      for (const text of lines) {
+        if (waiters.length === 0 || !(text.includes('"listening"') || text.includes('"profile"'))) continue
+        const line = JSON.parse(text) as Line
+        for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i]?.(line) === true) waiters.splice(i, 1)
       }
-      child.stdout?.on('data', onData)
+    })
+    const base = await new Promise<string>((resolve, reject) => {
+      waiters.push((line) => {
+        if (line['msg'] !== 'listening') return false
+        resolve(String(line['url']))
+        return true
+      })
       void exited.then((code) => {
         reject(new Error(`service exited (${String(code)}) before listening: ${stderr}`))
       })
     })
-    return new ServiceProcess(child, base, exited)
+    return new ServiceProcess(child, base, exited, waiters)
   }
 
   get pid(): number {
@@ -58,6 +69,18 @@ export class ServiceProcess {
   rssKb(): number {
     const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${String(this.pid)}/status`, 'utf8'))
     return Number(m?.[1] ?? 0)
+  }
+
+  /** With PAYSPLIT_PROFILE=1: the ms spent in paysplit and the CPU ms of the process so far. */
+  profile(): Promise<{ readonly paysplitMs: number; readonly cpuMs: number; readonly requestMs: number; readonly byRule: Readonly<Record<string, number>> }> {
+    return new Promise((resolve) => {
+      this.waiters.push((line) => {
+        if (line['msg'] !== 'profile') return false
+        resolve({ paysplitMs: Number(line['paysplitMs']), cpuMs: Number(line['cpuMs']), requestMs: Number(line['requestMs']), byRule: line['byRule'] as Record<string, number> })
+        return true
+      })
+      this.child.kill('SIGUSR2')
+    })
   }
 
   /** kill -9: no shutdown, no flush, in-flight work lost. */

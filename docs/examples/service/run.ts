@@ -13,7 +13,7 @@ export const runFromEnvironment = async (rules?: Rules): Promise<void> => {
   const log = jsonLogger()
   const config = loadConfig()
   log.info('configuration', describeConfig(config))
-  const profile = process.env['PAYSPLIT_PROFILE'] === '1' ? { ms: 0 } : undefined
+  const profile = process.env['PAYSPLIT_PROFILE'] === '1' ? { ms: 0, byRule: {}, requestMs: 0 } : undefined
   const service = await createService(config, { log, ...(rules !== undefined ? { rules } : {}), ...(profile !== undefined ? { profile } : {}) })
   const base = await service.listen()
   log.info('listening', { url: base, database: service.db.driver })
@@ -21,7 +21,7 @@ export const runFromEnvironment = async (rules?: Rules): Promise<void> => {
   if (profile !== undefined) {
     process.on('SIGUSR2', () => {
       const cpu = process.cpuUsage()
-      log.info('profile', { paysplitMs: profile.ms, cpuMs: (cpu.user + cpu.system) / 1000 })
+      log.info('profile', { paysplitMs: profile.ms, byRule: profile.byRule, requestMs: profile.requestMs, cpuMs: (cpu.user + cpu.system) / 1000 })
     })
   }
   let stopping = false

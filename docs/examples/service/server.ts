@@ -15,7 +15,7 @@ import { migrate } from './db/migrate.js'
 import { authorised, json, pathOf, send, type Reply } from './http.js'
 import { silentLogger, type Logger } from './log.js'
 import { Relay } from './outbox/relay.js'
-import { paysplitRules, timedRules, type Rules } from './paysplit.js'
+import { paysplitRules, timedRules, type Rules, type Spent } from './paysplit.js'
 import { apiRoute } from './routes/api.js'
 import { bankTransfer } from './routes/bank.js'
 import { defaultNow, defaultPaymentId, type Deps } from './routes/context.js'
@@ -40,7 +40,7 @@ export interface ServiceOptions {
   /** paysplit's rules by default; tests and the benchmark's baseline swap them. */
   readonly rules?: Rules
   /** When given, the time spent in the rules is added to `ms` (the benchmark's profile). */
-  readonly profile?: { ms: number }
+  readonly profile?: Spent
 }
 
 const requestIdOf = (req: IncomingMessage): string => {
@@ -130,6 +130,7 @@ export const createService = async (config: Config, options: ServiceOptions = {}
     const requestId = requestIdOf(req)
     inFlight++
     const done = (status: number): void => {
+      if (options.profile !== undefined) options.profile.requestMs += performance.now() - started
       log.info('request', {
         requestId,
         method: req.method,
