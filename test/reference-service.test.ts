@@ -82,14 +82,14 @@ describe('a card payment charged later: create, form, charge, partial refund, fu
     expect([row?.version, row?.status, row?.state.version]).toStrictEqual([5, 'Refunded', 5])
 
     await eventually(() => outboxSettled(db))
-    expect(receiver.for('/all', id).map((r) => [r.body.eventType, r.headers['webhook-id']])).toStrictEqual([
+    expect(receiver.for('/all', id).map((r): unknown => [r.body.eventType, r.headers['webhook-id']])).toStrictEqual([
       ['Initiated', `${id}:1`],
       ['Reserved', `${id}:2`],
       ['Charged', `${id}:3`],
       ['PartiallyRefunded', `${id}:4`],
       ['Refunded', `${id}:5`]
     ])
-    expect(receiver.for('/charged', id).map((r) => r.body.eventType)).toStrictEqual(['Charged'])
+    expect(receiver.for('/charged', id).map((r): unknown => r.body.eventType)).toStrictEqual(['Charged'])
     expect(receiver.received.every((r) => r.verified)).toBe(true)
     expect((await outboxOf(db, id)).every((o) => o.status === 'delivered' && o.attempts === 1)).toBe(true)
   })
@@ -170,7 +170,7 @@ describe('invoices and bank transfers by KID', () => {
     const adjust = await call(base, 'POST', `/payments/${id}/adjust`, patchOf(await stored(id), { 2: 'delete', 1: 2000 }))
     expect(adjust).toMatchObject({ status: 200, body: { excessRefundedAmount: 4000, status: 'Charged', success: true } })
     await eventually(() => outboxSettled(db))
-    expect(receiver.for('/all', id).map((x) => x.body.eventType)).toStrictEqual(['Initiated', 'InvoiceAdjusted', 'Charged'])
+    expect(receiver.for('/all', id).map((x): unknown => x.body.eventType)).toStrictEqual(['Initiated', 'InvoiceAdjusted', 'Charged'])
   })
 })
 

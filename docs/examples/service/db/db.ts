@@ -57,10 +57,10 @@ export const openPglite = async (dir?: string): Promise<Db> => {
     return run
   }
   const on = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
-    query: async <R>(sql: string, params: ReadonlyArray<unknown> = []) => {
-      const r = await q.query<R>(sql, [...params])
+    query: (async (sql: string, params: ReadonlyArray<unknown> = []) => {
+      const r = await q.query(sql, [...params])
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length }
-    },
+    }) as Queryable['query'],
     exec: async (sql) => {
       await q.exec(sql)
     }
@@ -84,9 +84,10 @@ export const openPg = (url: string, size: number): Db => {
   // An idle connection that the server drops must not crash the process.
   pool.on('error', () => undefined)
   const on = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    query: async <R>(sql: string, params: ReadonlyArray<unknown> = []) => {
+    // pg types rows as any[]: each caller names the row type it selected
+    query: async (sql: string, params: ReadonlyArray<unknown> = []) => {
       const r = await c.query(sql, [...params])
-      return { rows: r.rows as ReadonlyArray<R>, rowCount: r.rowCount ?? 0 }
+      return { rows: r.rows, rowCount: r.rowCount ?? 0 }
     },
     // No parameters: the simple query protocol, which takes several statements.
     exec: async (sql) => {

@@ -96,7 +96,7 @@ export const loadSlice = async (
       if (E.isLeft(checked)) throw new UnreadableState(row.id, checked.left)
       const payment = checked.right
       payments.set(row.id, payment)
-      paymentVersions.set(row.id, Number(row.version))
+      paymentVersions.set(row.id, row.version)
       references.set(payment.externalPaymentReferenceID, {
         paymentReferenceID: payment.paymentReferenceID,
         request: row.request as PaymentIntentRequest,
@@ -116,7 +116,7 @@ export const loadSlice = async (
     )
     for (const row of rows.rows) {
       customers.set(row.customer_external_id, row.record)
-      customerVersions.set(row.customer_external_id, Number(row.version))
+      customerVersions.set(row.customer_external_id, row.version)
     }
   }
   return { world: worldOf(payments, customers, references), paymentVersions, customerVersions }
