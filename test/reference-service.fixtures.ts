@@ -11,6 +11,7 @@ import pg from 'pg'
 import { Webhook } from 'standardwebhooks'
 import { devApiKey, devBankKey, devWebhookSecret, loadConfig } from '../docs/examples/service/config.js'
 import { openPg, openPglite, type Db } from '../docs/examples/service/db/db.js'
+import type { Rules } from '../docs/examples/service/paysplit.js'
 import { createService, type Service } from '../docs/examples/service/server.js'
 
 /** The server's URL for databases of the tests (the `postgres` database of an embedded server). */
@@ -63,9 +64,9 @@ export interface Running {
   readonly base: string
 }
 
-/** Starts a service on `db` (migrations applied), listening on a free port. */
-export const startService = async (db: Db, env: Record<string, string> = {}): Promise<Running> => {
-  const service = await createService(loadConfig(testEnv(env)), { db })
+/** Starts a service on `db` (migrations applied), listening on a free port; `rules`: paysplit's by default. */
+export const startService = async (db: Db, env: Record<string, string> = {}, rules?: Rules): Promise<Running> => {
+  const service = await createService(loadConfig(testEnv(env)), { db, ...(rules !== undefined ? { rules } : {}) })
   const base = await service.listen()
   return { service, base }
 }
