@@ -119,3 +119,35 @@ describe('uniqueness across processes is the database’s', () => {
     expect(open.rows).toStrictEqual([])
   })
 })
+
+describe('graceful stop', () => {
+  it('SIGTERM under load: the requests in flight are answered, the process exits 0, their changes and outbox rows are stored', async () => {
+    const admin = serverUrl() ?? ''
+    const url = await createDatabase(admin)
+    const one = await ServiceProcess.start(url, { RELAY: 'off', CATCH_ALL_URL: 'http://127.0.0.1:9/hooks' })
+    const check = openPg(url, 2)
+    try {
+      const replies = Array.from({ length: 40 }, (_, i) =>
+        call(one.base, 'POST', '/payments', cardRequest({ externalPaymentReferenceID: `term-${String(i)}` })).then(
+          (r) => r.status,
+          () => 0
+        )
+      )
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      const code = one.stop()
+      const statuses = await Promise.all(replies)
+      expect(await code).toBe(0)
+      const answered = statuses.filter((s) => s === 201).length
+      expect(answered).toBeGreaterThan(0)
+      // every 201 is stored with its Initiated message; nothing else was started
+      const stored = await check.query<{ n: string; o: string }>("SELECT (SELECT count(*) FROM payments)::text AS n, (SELECT count(*) FROM outbox)::text AS o")
+      expect(Number(stored.rows[0]?.n)).toBe(answered)
+      expect(Number(stored.rows[0]?.o)).toBe(answered)
+      expect(statuses.every((s) => s === 201 || s === 0)).toBe(true)
+      // after the stop, nothing listens
+      await expect(fetch(`${one.base}/healthz`)).rejects.toThrow()
+    } finally {
+      await check.close()
+    }
+  })
+})

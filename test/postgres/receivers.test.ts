@@ -1,5 +1,5 @@
 /**
- * Webhook receivers that are down, slow, failing or endless must not hurt the API
+ * Webhook receivers that are unreachable, down, slow, failing or endless must not hurt the API
  * (`npm run test:postgres`): three processes serve the same load twice, once with every webhook
  * going to a healthy receiver, once to misbehaving ones; the API's p99 stays within 2× of the
  * quiet p99, the processes' memory stays flat, and every message ends delivered or dead.
@@ -59,9 +59,10 @@ const load = async (count: number, urls: ReadonlyArray<string>): Promise<Readonl
 const rssMb = (): ReadonlyArray<number> => services.map((s) => Math.round(s.rssKb() / 1024))
 
 describe('misbehaving webhook receivers', () => {
-  it('down (503), failing (500), slower than the time limit, endless: API p99 within 2× of quiet, memory flat, every message delivered or dead', async () => {
-    const healthy = [`${hooks}/ok-1`, `${hooks}/ok-2`, `${hooks}/ok-3`, `${hooks}/ok-4`]
-    const bad = [`${hooks}/down`, `${hooks}/error`, `${hooks}/slow`, `${hooks}/endless`]
+  it('unreachable, down (503), failing (500), slower than the time limit, endless: API p99 within 2× of quiet, memory flat, every message delivered or dead', async () => {
+    const healthy = [`${hooks}/ok-1`, `${hooks}/ok-2`, `${hooks}/ok-3`, `${hooks}/ok-4`, `${hooks}/ok-5`]
+    // a closed port (nothing listens on 9 here): refused connections
+    const bad = [`${hooks}/down`, `${hooks}/error`, `${hooks}/slow`, `${hooks}/endless`, 'http://127.0.0.1:9/closed']
     await load(150, healthy) // warm-up: JIT, pools
     await eventually(() => outboxSettled(db), 60_000)
     const quiet = await load(400, healthy)
@@ -85,6 +86,6 @@ describe('misbehaving webhook receivers', () => {
       ['']
     )
     const table = Object.fromEntries(outcome.rows.map((r) => [`${r.url} ${r.status}`, Number(r.n)]))
-    expect(table).toMatchObject({ 'down dead': 400, 'error dead': 400, 'slow dead': 400, 'endless delivered': 400 })
+    expect(table).toMatchObject({ 'closed dead': 400, 'down dead': 400, 'error dead': 400, 'slow dead': 400, 'endless delivered': 400 })
   })
 })
