@@ -95,7 +95,6 @@ export const baselineRules: Rules = {
   storedPayment: (state) => E.right(state as Payment),
   handle,
   decide: (_state, command) => E.right([{ type: command.type, at: command.at } as never]),
-  decodeCreate: (body) => E.right(body as never),
   completeForm,
   webhookMessage: (d, timestamp) => {
     const body = JSON.stringify(d.payload)

@@ -16,10 +16,8 @@ import {
   type Payment,
   type PaymentError,
   type PaymentEvent,
-  type PaymentIntentRequest,
   type PaymentState
 } from '../../../src/index.js'
-import { decodePaymentIntentRequest } from '../../../src/codecs.js'
 import {
   completeForm,
   failForm,
@@ -153,8 +151,6 @@ export interface Rules {
   readonly handle: (world: World, request: HttpRequest, ctx: HandleContext) => Handled
   /** The events of a command (decided again, to be stored). */
   readonly decide: (state: PaymentState, command: Command) => E.Either<PaymentError, ReadonlyArray<PaymentEvent>>
-  /** A create request, decoded (to rebuild its command). */
-  readonly decodeCreate: (body: unknown) => E.Either<PaymentError, PaymentIntentRequest>
   readonly completeForm: (world: World, id: string, ctx: EventContext) => FormOutcome
   readonly failForm: (world: World, id: string, ctx: EventContext & { readonly reason?: string }) => FormOutcome
   readonly transferByKid: (world: World, transfer: { readonly kid: string; readonly amount: number }, ctx: EventContext) => Operated
@@ -166,7 +162,6 @@ export const paysplitRules: Rules = {
   storedPayment,
   handle,
   decide,
-  decodeCreate: decodePaymentIntentRequest,
   completeForm: completeFormAt,
   failForm: failFormAt,
   transferByKid,
@@ -202,7 +197,6 @@ export const timedRules = (rules: Rules, spent: Spent): Rules => {
     storedPayment: timed('storedPayment'),
     handle: timed('handle'),
     decide: timed('decide'),
-    decodeCreate: timed('decodeCreate'),
     completeForm: timed('completeForm'),
     failForm: timed('failForm'),
     transferByKid: timed('transferByKid'),

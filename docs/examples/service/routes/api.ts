@@ -17,7 +17,7 @@ import {
 } from '../../../../src/http.js'
 import { noKeys, UnreadableState, type SliceKeys } from '../db/store.js'
 import { json, parseJson, readBody, type Reply } from '../http.js'
-import { duplicateKid, type Rules } from '../paysplit.js'
+import { duplicateKid } from '../paysplit.js'
 import { runTransaction } from '../transaction.js'
 import { customerKid, randomKid, type Deps } from './context.js'
 
@@ -72,18 +72,21 @@ export const keysOf = (method: string, target: string, body: unknown, kid: strin
   return noKeys
 }
 
-/** The command `handle` ran for this route, rebuilt so that its events can be stored. */
-const commandOf = (rules: Rules, route: Route, body: unknown, ctx: HandleContext): Command | undefined => {
+/**
+ * The command `handle` ran for this route, rebuilt so that its events can be stored (`after`: the
+ * world it left; a create's decoded request is the one it stored under its reference).
+ */
+const commandOf = (route: Route, body: unknown, ctx: HandleContext, after: World): Command | undefined => {
   const at = ctx.at
   switch (route.name) {
     case 'createPayment': {
-      const decoded = rules.decodeCreate(body)
-      if (E.isLeft(decoded)) return undefined
+      const request = after.references.get(text(body, 'externalPaymentReferenceID') ?? '')?.request
+      if (request === undefined) return undefined
       return {
         type: 'CreatePayment',
         at,
         paymentReferenceID: ctx.paymentReferenceID,
-        request: decoded.right,
+        request,
         ...(ctx.kid !== undefined ? { kid: ctx.kid } : {})
       }
     }
@@ -154,7 +157,7 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
             world: after,
             result: response,
             deliveries,
-            ...(after !== world ? { command: commandOf(deps.rules, route, body, ctx) } : {})
+            ...(after !== world ? { command: commandOf(route, body, ctx, after) } : {})
           }
         }
       },
