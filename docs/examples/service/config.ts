@@ -43,6 +43,11 @@ export interface RelayConfig {
   readonly maxDelayMs: number
   /** Time limit of one attempt (connect, send, read the answer). */
   readonly timeoutMs: number
+  /**
+   * How long a claimed message is left to its claimer before another instance may send it again
+   * (the claimer died): longer than an attempt plus the time to record its outcome on a busy database.
+   */
+  readonly leaseMs: number
   /** Messages in flight at once per process. */
   readonly concurrency: number
   /** How often the relay looks for due messages when nothing woke it. */
@@ -106,6 +111,7 @@ export const loadConfig = (env: Env = process.env): Config => {
       baseDelayMs: int(env, 'WEBHOOK_BASE_DELAY_MS', 1000, 1),
       maxDelayMs: int(env, 'WEBHOOK_MAX_DELAY_MS', 10 * 60_000, 1),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 1),
+      leaseMs: int(env, 'WEBHOOK_LEASE_MS', int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 1) + 30_000, 1),
       concurrency: int(env, 'WEBHOOK_CONCURRENCY', 16, 1),
       pollMs: int(env, 'WEBHOOK_POLL_MS', 500, 1),
       maxResponseBytes: int(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0)

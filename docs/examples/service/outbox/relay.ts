@@ -68,7 +68,7 @@ export class Relay {
   ) {
     this.webhook = new Webhook(secret)
     // The attempt is cut at timeoutMs; the rest is room to record its outcome.
-    this.leaseMs = config.timeoutMs + Math.max(1000, config.timeoutMs)
+    this.leaseMs = Math.max(config.leaseMs, config.timeoutMs + 1000)
   }
 
   start(): void {
