@@ -41,9 +41,9 @@ const post = async (url: string, body: unknown, key: string | undefined, form = 
 /** Starts the service with `rules` on the shared database, runs the check, stops it. */
 const check = async (rules: Rules | undefined, extra: Partial<CheckServiceOptions> = {}): Promise<ConformanceReport> => {
   const catchAllUrl = `${receiver.base}/hooks`
+  const { service, base } = await startService(database.db, { CATCH_ALL_URL: catchAllUrl, WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_POLL_MS: '10' }, rules)
   // each check starts on empty tables: the runner's references repeat from one check to the next
   await database.db.exec('TRUNCATE payments, payment_events, customers, outbox, unmatched_transfers')
-  const { service, base } = await startService(database.db, { CATCH_ALL_URL: catchAllUrl, WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_POLL_MS: '10' }, rules)
   const start = receiver.received.length
   try {
     return await checkService({

