@@ -158,17 +158,20 @@ export class Receiver {
         else if (path.startsWith('/gone')) res.writeHead(410).end()
         else if (path.startsWith('/slow')) setTimeout(() => res.writeHead(200).end(), this.slowMs)
         else if (path.startsWith('/endless')) {
+          // 16 kB every millisecond until the client hangs up: endless, without hogging this process
           res.writeHead(200, { 'content-type': 'application/octet-stream' })
-          const chunk = Buffer.alloc(64 * 1024, 120)
-          const pump = (): void => {
-            let more = true
-            while (!res.destroyed && more) {
-              more = res.write(chunk)
-              this.endlessBytes += chunk.length
+          const chunk = Buffer.alloc(16 * 1024, 120)
+          const timer = setInterval(() => {
+            if (res.destroyed) {
+              clearInterval(timer)
+              return
             }
-            if (!res.destroyed) res.once('drain', pump)
-          }
-          pump()
+            res.write(chunk)
+            this.endlessBytes += chunk.length
+          }, 1)
+          res.on('close', () => {
+            clearInterval(timer)
+          })
         } else res.writeHead(204).end()
       })
     })

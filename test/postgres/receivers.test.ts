@@ -22,9 +22,9 @@ beforeAll(async () => {
   const url = await createDatabase(admin)
   db = openPg(url, 10)
   receiver = new Receiver()
-  receiver.slowMs = 2000
+  receiver.slowMs = 4000
   hooks = await receiver.start()
-  const env = { WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_BASE_DELAY_MS: '50', WEBHOOK_MAX_DELAY_MS: '400' }
+  const env = { WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_MAX_ATTEMPTS: '2', WEBHOOK_BASE_DELAY_MS: '50', WEBHOOK_MAX_DELAY_MS: '400' }
   services = await Promise.all([0, 1, 2].map(() => ServiceProcess.start(url, env)))
 })
 
@@ -86,6 +86,10 @@ describe('misbehaving webhook receivers', () => {
       ['']
     )
     const table = Object.fromEntries(outcome.rows.map((r) => [`${r.url} ${r.status}`, Number(r.n)]))
+    const endlessErrors = await db.query<{ last_error: string | null; n: string }>(
+      "SELECT last_error, count(*)::text AS n FROM outbox WHERE url LIKE '%/endless' AND status <> 'delivered' GROUP BY 1"
+    )
+    expect(endlessErrors.rows).toStrictEqual([])
     expect(table).toMatchObject({ 'closed dead': 400, 'down dead': 400, 'error dead': 400, 'slow dead': 400, 'endless delivered': 400 })
   })
 })
