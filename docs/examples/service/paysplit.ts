@@ -88,9 +88,9 @@ export const transferByKid = (
   const amount = typeof t === 'object' && t !== null ? (t as { amount?: unknown }).amount : undefined
   const k = typeof t === 'object' && t !== null ? (t as { kid?: unknown }).kid : undefined
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) {
-    return [world, E.left(invalid('amount', 'amount must be an integer of minor units, at least 1.')), []]
+    return [world, E.left(invalid('amount', 'too_small', { min: 1 })), []]
   }
-  if (typeof k !== 'string' || !kid.isValid(k)) return [world, E.left(invalid('kid', 'kid must be a valid KID.')), []]
+  if (typeof k !== 'string' || !kid.isValid(k)) return [world, E.left(invalid('kid', 'format', { format: 'kid' })), []]
   for (const p of world.payments.values()) {
     if (p.kind === 'invoice' && p.status === 'Initiated' && p.kid === transfer.kid) {
       return receiveTransfer(world, p.paymentReferenceID, transfer, ctx)

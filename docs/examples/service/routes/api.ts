@@ -129,7 +129,7 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
     try {
       body = parseJson(read.text)
     } catch {
-      return reply(errorResponse(route.name, invalid('', 'The request body is not valid JSON.')))
+      return reply(errorResponse(route.name, { ...invalid('', 'type', { expected: 'object' }), message: 'The request body is not valid JSON.' }))
     }
   }
   const isInvoice = route.name === 'createPayment' && text(body, 'paymentGateway') === 'invoice'
