@@ -211,6 +211,39 @@ describe('externalPaymentReferenceID and KIDs are unique in the database', () =>
   })
 })
 
+describe('reads (docs/http.md): answered by handle on the rows they name', () => {
+  it('GET /payments/{id} and ?externalPaymentReferenceID= give the payment with the stored customer; GET /customers/{id}; unknown → 404; POST there → 405 Allow GET', async () => {
+    const ext = ref('read')
+    const id = await create(cardRequest({ externalPaymentReferenceID: ext, customerExternalID: 'reader 1', customer: { name: 'Kari' } }))
+    // a later create for the same customer adds a field: reads show the merged record
+    await create(cardRequest({ externalPaymentReferenceID: ref('read'), customerExternalID: 'reader 1', customer: { email: 'kari@example.no' } }))
+    const byId = await call(base, 'GET', `/payments/${id}`)
+    expect(byId).toMatchObject({
+      status: 200,
+      body: { payment: { paymentCreated: { paymentReferenceID: id, status: 'Initiated' }, customer: { name: 'Kari', email: 'kari@example.no' } } }
+    })
+    expect((await call(base, 'GET', `/payments?externalPaymentReferenceID=${encodeURIComponent(ext)}`)).body).toStrictEqual(byId.body)
+    expect(await call(base, 'GET', `/customers/${encodeURIComponent('reader 1')}`)).toMatchObject({
+      status: 200,
+      body: { customer: { name: 'Kari', email: 'kari@example.no' } }
+    })
+    expect((await call(base, 'GET', '/payments/0b7e3f1c-2a4d-4e8f-9c1b-000000000000')).status).toBe(404)
+    expect(await call(base, 'GET', '/customers/nobody')).toMatchObject({ status: 404, body: { error: { code: 'CustomerNotFound' } } })
+    expect((await call(base, 'GET', '/payments?other=1')).status).toBe(400)
+    const wrong = await call(base, 'POST', `/payments/${id}`)
+    expect([wrong.status, wrong.headers.get('allow')]).toStrictEqual([405, 'GET'])
+  })
+
+  it('a stored state of a newer schemaVersion → 500 UnsupportedSchemaVersion for reads and commands, nothing changed', async () => {
+    const id = await create(cardRequest({ externalPaymentReferenceID: ref('newer') }))
+    await db.query(`UPDATE payments SET state = jsonb_set(state, '{schemaVersion}', '2') WHERE payment_reference_id = $1`, [id])
+    expect(await call(base, 'GET', `/payments/${id}`)).toMatchObject({ status: 500, body: { error: { code: 'UnsupportedSchemaVersion' } } })
+    expect(await call(base, 'POST', `/payments/${id}/cancel`)).toMatchObject({ status: 500, body: { success: false } })
+    const row = (await db.query<{ version: number }>('SELECT version FROM payments WHERE payment_reference_id = $1', [id])).rows[0]
+    expect(row?.version).toBe(1)
+  })
+})
+
 describe('validation, routes and transport', () => {
   it('a missing customerExternalID → 400 MissingCustomerExternalID; a gross that is not the sum → 400 GrossAmountMismatch', async () => {
     const noCustomer = Object.fromEntries(Object.entries(cardRequest({ externalPaymentReferenceID: ref('bad') })).filter(([k]) => k !== 'customerExternalID'))

@@ -1,14 +1,11 @@
 /**
- * Where the service meets paysplit: every library call the routes make goes through here, so the
- * rest of the service reads like any other Node service. Each function is a thin call of one
- * paysplit function; the few marked "until paysplit/http exports …" stand in for an operation of
- * docs/http.md that the library adds, and shrink to that one call once it does.
+ * Where the service meets paysplit: every library call the routes, the store and the relay make
+ * goes through the one {@link Rules} value of this module, so the rest of the service reads like
+ * any other Node service, and a test or a benchmark can swap or time the rules in one place.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import {
   decide,
-  invalid,
-  kid,
   paymentError,
   validateState,
   type Command,
@@ -22,14 +19,17 @@ import {
   completeForm,
   failForm,
   handle,
-  receiveTransfer,
+  receiveTransferByKid,
+  webhookMessage,
   type CreatedReference,
   type EventContext,
+  type FormOperated,
   type HandleContext,
   type Handled,
   type HttpRequest,
   type Operated,
   type WebhookDelivery,
+  type WebhookMessage,
   type World
 } from '../../../src/http.js'
 
@@ -42,7 +42,8 @@ export const worldOf = (
 
 /**
  * A state read from the database, checked before anything runs on it (it may have been written
- * by another release, or by hand): the payment, or why it cannot be used.
+ * by another release, or by hand): the payment, or why it cannot be used (a newer schemaVersion is
+ * `UnsupportedSchemaVersion`).
  */
 export const storedPayment = (state: unknown): E.Either<PaymentError, Payment> => {
   const checked = validateState(state)
@@ -52,88 +53,9 @@ export const storedPayment = (state: unknown): E.Either<PaymentError, Payment> =
 }
 
 /** The outcome of the payment form: like {@link Operated}, plus where the customer goes next. */
-export type FormOutcome = readonly [World, E.Either<PaymentError, Payment>, ReadonlyArray<WebhookDelivery>, string | undefined]
+export type FormOutcome = FormOperated
 
-/**
- * Where the form hands the customer back (docs/http.md, the payment form): the payment's
- * successUrl after a completed form, its failedUrl after a failed or refused one.
- * Until paysplit/http's completeForm/failForm return it as their fourth element.
- */
-const withRedirect = (world: World, id: string, done: Operated, succeeded: boolean): FormOutcome => {
-  const payment = world.payments.get(id.toLowerCase())
-  const ok = E.isRight(done[1])
-  const url = payment === undefined ? undefined : succeeded && ok ? payment.successUrl : payment.failedUrl
-  return [done[0], done[1], done[2], url]
-}
-
-/** The customer pressed Pay. */
-export const completeFormAt = (world: World, id: string, ctx: EventContext): FormOutcome =>
-  withRedirect(world, id, completeForm(world, id, ctx), true)
-
-/** The customer pressed Cancel (or the card was declined). */
-export const failFormAt = (world: World, id: string, ctx: EventContext & { readonly reason?: string }): FormOutcome =>
-  withRedirect(world, id, failForm(world, id, ctx), false)
-
-/**
- * A bank transfer by KID: applied to the open invoice holding that KID, or `UnmatchedTransfer`
- * with the world unchanged. The slice given holds the open invoices with that KID (at most one:
- * the database's partial unique index). Until paysplit/http exports receiveTransferByKid.
- */
-export const transferByKid = (
-  world: World,
-  transfer: { readonly kid: string; readonly amount: number },
-  ctx: EventContext
-): Operated => {
-  const t: unknown = transfer
-  const amount = typeof t === 'object' && t !== null ? (t as { amount?: unknown }).amount : undefined
-  const k = typeof t === 'object' && t !== null ? (t as { kid?: unknown }).kid : undefined
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) {
-    return [world, E.left(invalid('amount', 'too_small', { min: 1 })), []]
-  }
-  if (typeof k !== 'string' || !kid.isValid(k)) return [world, E.left(invalid('kid', 'format', { format: 'kid' })), []]
-  for (const p of world.payments.values()) {
-    if (p.kind === 'invoice' && p.status === 'Initiated' && p.kid === transfer.kid) {
-      return receiveTransfer(world, p.paymentReferenceID, transfer, ctx)
-    }
-  }
-  return [world, E.left(unmatched), []]
-}
-
-const unmatched = { code: 'UnmatchedTransfer', message: 'No open invoice holds this KID; the transfer is parked for manual matching.' } as unknown as PaymentError
-
-/** The error of a create whose KID an open invoice holds (answered 409). */
-export const duplicateKid = {
-  code: 'DuplicateKid',
-  message: 'An open invoice already holds this KID.'
-} as const
-
-/** A webhook message per Standard Webhooks, without its signature (docs/http.md, webhook messages). */
-export interface WebhookMessage {
-  readonly url: string
-  readonly id: string
-  readonly timestamp: number
-  readonly body: string
-  readonly headers: Readonly<Record<string, string>>
-}
-
-/**
- * The message of one delivery at `timestamp` (Unix seconds).
- * Until paysplit/http exports webhookMessage.
- */
-export const messageOf = (delivery: WebhookDelivery, timestamp: number): WebhookMessage => {
-  const body = JSON.stringify(delivery.payload)
-  return {
-    url: delivery.url,
-    id: delivery.payload.eventID,
-    timestamp,
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': delivery.payload.eventID,
-      'webhook-timestamp': String(timestamp)
-    }
-  }
-}
+export type { WebhookMessage }
 
 // -------------------------------------------------------------------------------------
 // the rules, as one value
@@ -162,10 +84,10 @@ export const paysplitRules: Rules = {
   storedPayment,
   handle,
   decide,
-  completeForm: completeFormAt,
-  failForm: failFormAt,
-  transferByKid,
-  webhookMessage: messageOf
+  completeForm,
+  failForm,
+  transferByKid: receiveTransferByKid,
+  webhookMessage: (delivery, timestamp) => webhookMessage(delivery, { timestamp })
 }
 
 /** Time spent in the rules: in all, and by rule. */

@@ -4,7 +4,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { IncomingMessage } from 'node:http'
-import { invalid, type Command } from '../../../../src/index.js'
+import { invalid, paymentError, type Command } from '../../../../src/index.js'
 import {
   errorResponse,
   matchRoute,
@@ -17,7 +17,6 @@ import {
 } from '../../../../src/http.js'
 import { noKeys, UnreadableState, type SliceKeys } from '../db/store.js'
 import { json, parseJson, readBody, type Reply } from '../http.js'
-import { duplicateKid } from '../paysplit.js'
 import { runTransaction } from '../transaction.js'
 import { customerKid, randomKid, type Deps } from './context.js'
 
@@ -168,7 +167,7 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
         if (outcome.deliveries > 0) deps.outboxWritten()
         return reply(outcome.result)
       case 'duplicateKid':
-        return json(409, { success: false, error: duplicateKid })
+        return reply(errorResponse('createPayment', paymentError('DuplicateKid', 'An open invoice already holds the KID this invoice was given.')))
       case 'conflict':
         return reply(
           errorResponse(route.name, {

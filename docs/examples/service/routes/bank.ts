@@ -43,7 +43,7 @@ export const bankTransfer = async (deps: Deps, req: IncomingMessage, requestId: 
       run: (world) => {
         const at = deps.now()
         const [after, result, deliveries] = deps.rules.transferByKid(world, transfer, { at, ...catchAll })
-        const unmatched = E.isLeft(result) && (result.left.code as string) === 'UnmatchedTransfer'
+        const unmatched = E.isLeft(result) && result.left.code === 'UnmatchedTransfer'
         return {
           world: after,
           result,
@@ -73,7 +73,7 @@ export const bankTransfer = async (deps: Deps, req: IncomingMessage, requestId: 
     const p = result.right
     return json(200, { success: true, matched: true, paymentReferenceID: p.paymentReferenceID, status: p.status, paidAmount: p.paidAmount })
   }
-  if ((result.left.code as string) === 'UnmatchedTransfer') {
+  if (result.left.code === 'UnmatchedTransfer') {
     return json(202, { success: true, matched: false, unmatchedTransferID: unmatchedId, error: { code: result.left.code, message: result.left.message } })
   }
   return json(httpStatusOf(result.left), { success: false, error: { code: result.left.code, message: result.left.message, ...(result.left.issues !== undefined ? { issues: result.left.issues } : {}) } })
