@@ -13,8 +13,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { currencyCodes, limits } from '../src/codecs.js'
-import { environments, paymentGateways, updateTypes } from '../src/codecs/fields.js'
+import { currencyCodes, decodeMoneySplitPatch, decodePaymentIntentRequest, issueReasons, limits } from '../src/codecs.js'
 import {
   EMAIL,
   MOBILE_NUMBER,
@@ -32,6 +31,29 @@ import { guards, type PaymentCommandType } from '../src/transitions.js'
 type Schema = Record<string, unknown>
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
+
+/**
+ * The values the codec allows at `path`, read from the `not_one_of` issue it gives for a value
+ * that is none of them (`params.allowed`): the very table the rule runs on.
+ */
+const allowedOf = (
+  decode: (u: unknown) => { readonly _tag: string; readonly left?: { readonly issues?: ReadonlyArray<{ readonly path: string; readonly reason: string; readonly params?: Readonly<Record<string, unknown>> }> } },
+  body: unknown,
+  path: string
+): string[] => {
+  const r = decode(body)
+  const issue = r.left?.issues?.find((i) => i.path === path && i.reason === 'not_one_of')
+  const allowed = issue?.params?.['allowed']
+  if (!Array.isArray(allowed) || !allowed.every((v) => typeof v === 'string')) {
+    throw new Error(`the codec no longer reports the allowed values of ${path}`)
+  }
+  return allowed as string[]
+}
+
+const NONE = '\u0000none of them'
+const environments = allowedOf(decodePaymentIntentRequest, { environment: NONE }, 'environment')
+const paymentGateways = allowedOf(decodePaymentIntentRequest, { paymentGateway: NONE }, 'paymentGateway')
+const updateTypes = allowedOf(decodeMoneySplitPatch, { moneySplitPatch: [{ updateType: NONE }] }, 'moneySplitPatch.0.updateType')
 
 // -------------------------------------------------------------------------------------
 // what JSON Schema cannot say
@@ -431,12 +453,23 @@ const responseSchemas = (): Record<string, Schema> => ({
     success: { const: true }
   }),
   Issue: exact(
-    'One problem of a validation error, at `path` (dot-separated, relative to the body; "" for the body itself).',
+    'One problem of a validation error, at `path` (dot-separated, relative to the body; "" for the body itself; an ' +
+      'object key longer than 64 UTF-16 code units cut to its first 64 and "…"). `reason` and `params` say what is ' +
+      'wrong for a program; `message` is the English message, which quotes neither the input nor the path.',
     {
       path: { type: 'string' },
       code: { type: 'string', enum: ['MissingCustomerExternalID', 'ValidationFailed', 'GrossAmountMismatch'] },
+      reason: { type: 'string', enum: [...issueReasons] },
+      params: {
+        type: 'object',
+        description: 'What a message needs (limits, formats, allowed values), never a value of the input.',
+        additionalProperties: {
+          anyOf: [{ type: ['string', 'number', 'boolean'] }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }]
+        }
+      },
       message: { type: 'string' }
-    }
+    },
+    ['params']
   ),
   ErrorDetail: exact(
     'A failure: its code and message; `issues` on a validation error; `missing`, `unknown` and `repeated` (splitIDs, ' +

@@ -84,11 +84,6 @@ const segmentsOf = (body: unknown, path: string): string[] | undefined => {
 const valueAtSegments = (body: unknown, segments: ReadonlyArray<string>): unknown =>
   segments.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), body)
 
-const valueAt = (body: unknown, path: string): unknown => {
-  const segments = segmentsOf(body, path)
-  return segments === undefined ? undefined : valueAtSegments(body, segments)
-}
-
 const setAt = (body: Json, segments: ReadonlyArray<string>, value: Json): Json => {
   if (segments.length === 0) return value
   const clone = structuredClone(body)
@@ -107,10 +102,10 @@ type Unexpressed = (typeof unexpressedRules)[number]['id']
  * express it (then ajv must report an error at its path).
  */
 const unexpressedOf = (issue: Issue, body: Json, decode: (b: Json) => ReturnType<typeof decodePaymentIntentRequest>): Unexpressed | undefined => {
-  const i = issue as Issue & { reason?: string }
-  if (i.code === 'GrossAmountMismatch') return 'sum'
-  if (i.reason === 'fee_account_differs' || i.message.includes('fee account')) return 'fee-account'
-  if (i.path === 'moneySplitList' && (i.reason === 'too_big' || i.message.includes('add up'))) return 'safe-sum'
+  const i = issue
+  if (i.reason === 'sum_mismatch') return 'sum'
+  if (i.reason === 'fee_account_differs') return 'fee-account'
+  if (i.path === 'moneySplitList' && i.reason === 'too_big') return 'safe-sum'
   const segments = segmentsOf(body, i.path)
   const value = segments === undefined ? undefined : valueAtSegments(body, segments)
   if (typeof value !== 'string' || segments === undefined) return undefined
@@ -385,13 +380,12 @@ describe('the rules JSON Schema cannot express: ajv accepts, the codec refuses f
     successUrl: 'https://shop.example/ok',
     failedUrl: 'https://shop.example/failed'
   }
-  const refusedOnlyFor = (body: unknown, path: string, message: RegExp): void => {
+  const refusedOnlyFor = (body: unknown, path: string, reason: Issue['reason'], params?: Issue['params']): void => {
     expect(requestSchema(body), JSON.stringify(requestSchema.errors)).toBe(true)
     const r = decodePaymentIntentRequest(body)
     expect(r._tag).toBe('Left')
     const issues = r._tag === 'Left' ? (r.left.issues ?? []) : []
-    expect(issues.map((i) => i.path)).toStrictEqual([path])
-    expect(issues[0]?.message).toMatch(message)
+    expect(issues.map((i) => [i.path, i.reason, i.params])).toStrictEqual([[path, reason, params]])
   }
 
   it('the valid request passes both', () => {
@@ -400,12 +394,12 @@ describe('the rules JSON Schema cannot express: ajv accepts, the codec refuses f
   })
 
   it('sum: grossAmount equals the sum of the splits', () => {
-    refusedOnlyFor({ ...valid, grossAmount: 9999 }, 'grossAmount', /sum/)
+    refusedOnlyFor({ ...valid, grossAmount: 9999 }, 'grossAmount', 'sum_mismatch')
   })
 
   it('fee-account: every fee split names the same account', () => {
     const splits = [...valid.moneySplitList, { connectedAccountID: SELLER, amount: 0, isFee: true }]
-    refusedOnlyFor({ ...valid, moneySplitList: splits }, 'moneySplitList.2.connectedAccountID', /fee account/)
+    refusedOnlyFor({ ...valid, moneySplitList: splits }, 'moneySplitList.2.connectedAccountID', 'fee_account_differs')
   })
 
   it('safe-sum: the split amounts add up to at most 2^53 − 1', () => {
@@ -414,16 +408,16 @@ describe('the rules JSON Schema cannot express: ajv accepts, the codec refuses f
       { connectedAccountID: SELLER, amount: big, isFee: false },
       { connectedAccountID: FEE, amount: big, isFee: true }
     ]
-    refusedOnlyFor({ ...valid, grossAmount: 1, moneySplitList: splits }, 'moneySplitList', /add up/)
+    refusedOnlyFor({ ...valid, grossAmount: 1, moneySplitList: splits }, 'moneySplitList', 'too_big', { max: Number.MAX_SAFE_INTEGER })
   })
 
   it('url: the WHATWG URL parser accepts it with a host', () => {
-    for (const url of ['http:', 'https://', 'https://%zz/', 'http://[::1/']) refusedOnlyFor({ ...valid, successUrl: url }, 'successUrl', /URL/)
+    for (const url of ['http:', 'https://', 'https://%zz/', 'http://[::1/']) refusedOnlyFor({ ...valid, successUrl: url }, 'successUrl', 'format', { format: 'url' })
   })
 
   it('utf16-length: lengths in UTF-16 code units, not code points', () => {
-    refusedOnlyFor({ ...valid, externalPaymentReferenceID: '😀'.repeat(128) }, 'externalPaymentReferenceID', /at most 255/)
-    refusedOnlyFor({ ...valid, customer: { email: `${'😀'.repeat(33)}@example.no` } }, 'customer.email', /e-mail/)
+    refusedOnlyFor({ ...valid, externalPaymentReferenceID: '😀'.repeat(128) }, 'externalPaymentReferenceID', 'too_long', { max: 255 })
+    refusedOnlyFor({ ...valid, customer: { email: `${'😀'.repeat(33)}@example.no` } }, 'customer.email', 'format', { format: 'email' })
   })
 
   it('patch-against-payment: a well-formed patch can still break the rules that need the payment', () => {
