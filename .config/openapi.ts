@@ -104,6 +104,11 @@ export const unexpressedRules: ReadonlyArray<UnexpressedRule> = [
       'characters beyond U+FFFF can pass here and still be too long.'
   },
   {
+    id: 'kid-check-digit',
+    schema: 'Kid',
+    text: "the KID's last character must be its MOD10 (Luhn) or MOD11 check digit (`-` for a MOD11 remainder of 10).",
+  },
+  {
     id: 'patch-against-payment',
     schema: 'MoneySplitPatch',
     text:
@@ -177,6 +182,13 @@ const exact = (description: string, properties: Record<string, Schema>, optional
 // -------------------------------------------------------------------------------------
 // request bodies
 // -------------------------------------------------------------------------------------
+
+/**
+ * The form of a KID (docs/rules.md C7) that a pattern can say: 1–24 digits, then a digit or `-`.
+ * Written here, not read from kid.ts (which checks it character by character); test/openapi.test.ts
+ * checks it against `kid.isValid` and `kid.create`.
+ */
+export const KID_FORM = '^[0-9]{1,24}[0-9-]$'
 
 const longEventTypes = webhookEventTypes.map((t) => `${t}Payment`)
 
@@ -324,6 +336,25 @@ const requestSchemas = (): Record<string, Schema> => ({
       }
     ]
   },
+  Kid: {
+    type: 'string',
+    description: withUnexpressed(
+      'Kid',
+      'A Norwegian KID: 2–25 characters, digits, the last a MOD10 or MOD11 check digit (`-` only as a MOD11 check).'
+    ),
+    pattern: KID_FORM
+  },
+  BankTransfer: {
+    type: 'object',
+    description:
+      'Money received by bank transfer with a KID, as a service takes it from its bank (the reference service at ' +
+      'POST /bank/transfers): applied to the open invoice holding that KID. Unknown properties are ignored.',
+    required: ['kid', 'amount'],
+    properties: {
+      kid: ref('Kid'),
+      amount: integer(1, 'The amount received, in minor units, ≥ 1.')
+    }
+  },
   MoneySplitPatch: {
     type: 'object',
     description: withUnexpressed(
@@ -411,7 +442,7 @@ const responseSchemas = (): Record<string, Schema> => ({
       refundedAmount: ref('Amount'),
       excessRefundedAmount: ref('Amount'),
       customerExternalID: { type: 'string' },
-      kid: { type: 'string', description: 'Invoices: the KID the customer pays with.' },
+      kid: { ...ref('Kid'), description: 'Invoices: the KID the customer pays with.' },
       successUrl: { type: 'string' },
       failedUrl: { type: 'string' },
       createdAt: ref('Timestamp'),
@@ -489,7 +520,7 @@ const responseSchemas = (): Record<string, Schema> => ({
     error: ref('ErrorDetail')
   }),
   KidNorwayInvoice: exact('Invoices: the KID and the total received so far.', {
-    kid: { type: 'string' },
+    kid: ref('Kid'),
     paidAmount: ref('Amount')
   }),
   WebhookPayment: exact(

@@ -14,7 +14,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { openApiDocument, openApiPath, openApiText, unexpressedRules } from '../.config/openapi.js'
 import { decodeMoneySplitPatch, decodePaymentIntentRequest, limits, type Issue } from '../src/codecs.js'
-import { paymentIntentRequestArb } from '../src/testing.js'
+import { kidArb, paymentIntentRequestArb } from '../src/testing.js'
 import { completeForm, emptyWorld, handle, type World } from '../src/http.js'
 import { kid } from '../src/index.js'
 
@@ -336,7 +336,15 @@ describe('docs/openapi.json', () => {
       const s = doc.components.schemas[rule.schema] as { description?: string }
       expect(s.description, rule.id).toContain(rule.text)
     }
-    expect(unexpressedRules.map((r) => r.id)).toStrictEqual(['sum', 'fee-account', 'safe-sum', 'url', 'utf16-length', 'patch-against-payment'])
+    expect(unexpressedRules.map((r) => r.id)).toStrictEqual([
+      'sum',
+      'fee-account',
+      'safe-sum',
+      'url',
+      'utf16-length',
+      'kid-check-digit',
+      'patch-against-payment'
+    ])
   })
 })
 
@@ -508,5 +516,35 @@ describe('every answer of the service model is described by the document', () =>
       }
     })
     expect(seen.size).toBeGreaterThan(25)
+  })
+})
+
+describe('the KID and the bank transfer body', () => {
+  const kidSchema = schema('Kid')
+  const transferSchema = schema('BankTransfer')
+
+  it('every valid KID matches the KID pattern; what the pattern refuses is never a valid KID', () => {
+    const made = fc.sample(kidArb, { numRuns: 2000, seed: 11 })
+    for (const k of made) expect(kidSchema(k), k).toBe(true)
+    const strings = fc.sample(fc.string({ unit: fc.constantFrom(...'0123456789-x '.split('')), maxLength: 27 }), { numRuns: 5000, seed: 12 })
+    let refused = 0
+    for (const s of strings) {
+      if (!kidSchema(s)) {
+        refused++
+        expect(kid.isValid(s), s).toBe(false)
+      }
+    }
+    expect(refused).toBeGreaterThan(1000)
+  })
+
+  it('kid-check-digit: ajv accepts a KID of the right form whose check digit is wrong', () => {
+    const made = kid.create('1234567890', 'mod10')
+    const good = made._tag === 'Right' ? made.right : ''
+    const wrong = good.slice(0, -1) + String((Number(good.slice(-1)) + 1) % 10)
+    expect(transferSchema({ kid: good, amount: 100 })).toBe(true)
+    expect(transferSchema({ kid: wrong, amount: 100 })).toBe(true)
+    expect(kid.isValid(good)).toBe(true)
+    expect(kid.isValid(wrong)).toBe(false)
+    expect(doc.components.schemas['Kid']).toMatchObject({ description: expect.stringContaining('check digit') })
   })
 })
