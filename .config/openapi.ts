@@ -47,7 +47,7 @@ const allowedOf = (
   if (!Array.isArray(allowed) || !allowed.every((v) => typeof v === 'string')) {
     throw new Error(`the codec no longer reports the allowed values of ${path}`)
   }
-  return allowed as string[]
+  return allowed
 }
 
 const NONE = '\u0000none of them'

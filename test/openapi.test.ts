@@ -54,8 +54,8 @@ const ajvPaths = (errors: ReadonlyArray<ErrorObject> | null | undefined): Set<st
   for (const e of errors ?? []) {
     if (e.keyword === 'if' || e.keyword === 'allOf') continue // the branch's own error is reported too
     const at = pointerToPath(e.instancePath)
-    if (e.keyword === 'required') paths.add(join(at, String((e.params as { missingProperty: string }).missingProperty)))
-    else if (e.keyword === 'propertyNames') paths.add(join(at, String((e.params as { propertyName: string }).propertyName)))
+    if (e.keyword === 'required') paths.add(join(at, (e.params as { missingProperty: string }).missingProperty))
+    else if (e.keyword === 'propertyNames') paths.add(join(at, (e.params as { propertyName: string }).propertyName))
     // a property name's own errors (its length) are reported under propertyNames, with the name, too
     else if (e.propertyName === undefined) paths.add(at)
   }
@@ -230,7 +230,7 @@ const mutations: ReadonlyArray<Mutation> = [
     if (paths.length === 0) return out
     const [parent, key] = parentOf(out, paths[pick % paths.length]!)!
     if (Array.isArray(parent)) parent.splice(Number(key), 1)
-    else delete parent[key]
+    else Reflect.deleteProperty(parent as object, key)
     return out
   },
   // add a property to an object (metaData keys among them)
@@ -248,8 +248,8 @@ const mutations: ReadonlyArray<Mutation> = [
   },
   // a rule across fields: the gross, a fee account, a huge amount, the gateway
   (body, pick) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return body
     const out = structuredClone(body) as Record<string, any>
-    if (typeof out !== 'object' || out === null || Array.isArray(out)) return out
     const splits = Array.isArray(out['moneySplitList']) ? out['moneySplitList'] : []
     switch (pick % 5) {
       case 0:
@@ -272,8 +272,8 @@ const mutations: ReadonlyArray<Mutation> = [
   },
   // a list past its limit (valid entries added)
   (body, pick) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return body
     const out = structuredClone(body) as Record<string, any>
-    if (typeof out !== 'object' || out === null || Array.isArray(out)) return out
     const [key, max, entry] =
       pick % 2 === 0
         ? ['moneySplitList', limits.moneySplits, { connectedAccountID: UUID_A, amount: 0, isFee: false }]
@@ -329,6 +329,17 @@ describe('docs/openapi.json', () => {
     expect(result.errors).toBeUndefined()
     expect(result.valid).toBe(true)
     expect(validator.version).toBe('3.1')
+  })
+
+  it('is shipped in the package and importable as paysplit/openapi.json', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      files: string[]
+      exports: Record<string, unknown>
+      version: string
+    }
+    expect(pkg.files).toContain('docs/openapi.json')
+    expect(pkg.exports['./openapi.json']).toBe('./docs/openapi.json')
+    expect((doc as { info: { version: string } }).info.version).toBe(pkg.version)
   })
 
   it('states every rule it cannot express in the description of its schema', () => {

@@ -160,7 +160,7 @@ const requestFromForm = (): PaymentIntentRequestInput => {
     customer: Object.keys(customer).length === 0 ? undefined : customer,
     successUrl: text('successUrl'),
     failedUrl: text('failedUrl')
-  }) as PaymentIntentRequestInput
+  })
 }
 
 // -------------------------------------------------------------------------------------
