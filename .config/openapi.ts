@@ -565,6 +565,15 @@ const guardCodes = (command: PaymentCommandType, status: number): string[] =>
 
 const listCodes = (codes: ReadonlyArray<string>): string => codes.map((c) => `\`${c}\``).join(', ')
 
+/** The 500 of every route: the service's own fault, with the codes of status 500. */
+const serviceFault = (schema: string): Schema => {
+  const codes = codesWithStatus(500)
+  return json(
+    ref(schema),
+    `The service's own fault (its context, or a stored payment it cannot read); nothing changed${codes.length > 0 ? `: ${listCodes(codes)}` : ''}.`
+  )
+}
+
 const patchCodes = ['ValidationFailed', 'PatchSplitMismatch', 'SplitAmountIncrease', 'GrossAmountMismatch', 'NothingToChange']
 
 interface Operation {
@@ -617,7 +626,7 @@ const actionRoute = (
         '200': json(ref(body), success),
         '404': notFound(body),
         '409': json(ref(body), `The payment's kind or status forbids it: ${listCodes(guardCodes(command, 409))}.`),
-        '500': json(ref(body), "`InvalidContext`: the service's own fault (its clock or configuration); nothing changed.")
+        '500': serviceFault(body)
       }
     }
   ]
@@ -638,7 +647,7 @@ const patchRoute = (action: string, command: PaymentCommandType, operationId: st
         '400': json(ref('ErrorResponse'), `The patch is malformed or breaks a rule: ${listCodes([...patchCodes, ...guardCodes(command, 400)])}.`),
         '404': json(ref('ErrorResponse'), '`PaymentNotFound`: no payment has this id (also an id that is not a UUID).'),
         '409': json(ref('ErrorResponse'), `The payment's kind or status forbids it: ${listCodes(guardCodes(command, 409))}.`),
-        '500': json(ref('ErrorResponse'), "`InvalidContext`: the service's own fault (its clock or configuration); nothing changed.")
+        '500': serviceFault('ErrorResponse')
       }
     }
   ]
@@ -662,7 +671,7 @@ const pathItems = (): ReadonlyArray<PathItem> => [
             ref('ErrorResponse'),
             `A conflict: ${listCodes(['PaymentAlreadyExists', 'DuplicateExternalPaymentReference', 'DuplicateKid'].filter((c) => c in statusByCode))}.`
           ),
-          '500': json(ref('ErrorResponse'), "`InvalidContext`: the service's own fault (its clock, identifiers or KIDs); nothing changed.")
+          '500': serviceFault('ErrorResponse')
         }
       },
       {
@@ -681,7 +690,8 @@ const pathItems = (): ReadonlyArray<PathItem> => [
         responses: {
           '200': json(exact('The payment.', { payment: ref('WebhookPayment') }), 'The payment.'),
           '400': json(ref('ErrorResponse'), '`ValidationFailed`: the query is missing, empty, repeated or has another parameter.'),
-          '404': json(ref('ErrorResponse'), '`PaymentNotFound`.')
+          '404': json(ref('ErrorResponse'), '`PaymentNotFound`.'),
+          '500': serviceFault('ErrorResponse')
         }
       }
     ]
@@ -697,7 +707,8 @@ const pathItems = (): ReadonlyArray<PathItem> => [
         summary: 'Read a payment.',
         responses: {
           '200': json(exact('The payment.', { payment: ref('WebhookPayment') }), 'The payment.'),
-          '404': json(ref('ErrorResponse'), '`PaymentNotFound`.')
+          '404': json(ref('ErrorResponse'), '`PaymentNotFound`.'),
+          '500': serviceFault('ErrorResponse')
         }
       }
     ]
