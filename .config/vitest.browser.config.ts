@@ -3,7 +3,10 @@ import { defineConfig } from 'vitest/config'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-/** `npm run test:browser`: the real-browser test only (headless Chromium); not part of `npm test`. */
+/**
+ * `npm run test:browser`: the real-browser test only (the checkout page of docs/examples/checkout in
+ * headless Chromium; it also saves docs/checkout.png); not part of `npm test`, run by `.ci/run`.
+ */
 export default defineConfig({
   root,
   test: {

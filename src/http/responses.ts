@@ -189,7 +189,13 @@ const optional = <O extends object, K extends keyof O & string>(o: O, key: K): P
   return v === undefined ? {} : ({ [key]: v } as Partial<Pick<O, K>>)
 }
 
-const statusByCode: Readonly<Record<WireErrorCode, number>> = {
+/**
+ * The HTTP status of every wire error code, the table of {@link httpStatusOf} (and of the OpenAPI
+ * description, `npm run openapi`).
+ *
+ * @internal
+ */
+export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
   ValidationFailed: 400,
   MissingCustomerExternalID: 400,
   GrossAmountMismatch: 400,

@@ -1,0 +1,835 @@
+/**
+ * `npm run openapi`: writes `docs/openapi.json`, the OpenAPI 3.1 description of every route of
+ * `paysplit/http` whose `components.schemas` are the JSON Schemas (2020-12) of every wire body.
+ *
+ * Nothing here is retyped: every limit, list and format comes from the tables the codecs and the
+ * wire mapping run on (`limits`, `currencyCodes`, the webhook event types, the environments,
+ * gateways and update types, the regular expressions of the validators, the status of every
+ * error code, the guards of every command, `allowedMethods`). A test (test/openapi.test.ts)
+ * regenerates the document and compares it with the committed file, validates it with a
+ * maintained OpenAPI validator, and checks ajv with these schemas against the codecs on more than
+ * 10 000 bodies. What JSON Schema cannot say is listed in {@link unexpressedRules} and written
+ * into the `description` of the schema it belongs to (docs/decisions.md, "JSON Schema and OpenAPI").
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { currencyCodes, decodeMoneySplitPatch, decodePaymentIntentRequest, issueReasons, limits } from '../src/codecs.js'
+import {
+  EMAIL,
+  MOBILE_NUMBER,
+  MOBILE_PREFIX,
+  SPACE_OR_CONTROL,
+  TIMESTAMP,
+  UUID,
+  webhookEventTypes
+} from '../src/codecs/validators.js'
+import { allowedMethods } from '../src/http/routes.js'
+import { statusByCode } from '../src/http/responses.js'
+import { paymentStatuses } from '../src/status.js'
+import { guards, type PaymentCommandType } from '../src/transitions.js'
+
+type Schema = Record<string, unknown>
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER
+
+/**
+ * The values the codec allows at `path`, read from the `not_one_of` issue it gives for a value
+ * that is none of them (`params.allowed`): the very table the rule runs on.
+ */
+const allowedOf = (
+  decode: (u: unknown) => { readonly _tag: string; readonly left?: { readonly issues?: ReadonlyArray<{ readonly path: string; readonly reason: string; readonly params?: Readonly<Record<string, unknown>> }> } },
+  body: unknown,
+  path: string
+): string[] => {
+  const r = decode(body)
+  const issue = r.left?.issues?.find((i) => i.path === path && i.reason === 'not_one_of')
+  const allowed = issue?.params?.['allowed']
+  if (!Array.isArray(allowed) || !allowed.every((v) => typeof v === 'string')) {
+    throw new Error(`the codec no longer reports the allowed values of ${path}`)
+  }
+  return allowed
+}
+
+const NONE = '\u0000none of them'
+const environments = allowedOf(decodePaymentIntentRequest, { environment: NONE }, 'environment')
+const paymentGateways = allowedOf(decodePaymentIntentRequest, { paymentGateway: NONE }, 'paymentGateway')
+const updateTypes = allowedOf(decodeMoneySplitPatch, { moneySplitPatch: [{ updateType: NONE }] }, 'moneySplitPatch.0.updateType')
+
+// -------------------------------------------------------------------------------------
+// what JSON Schema cannot say
+// -------------------------------------------------------------------------------------
+
+/**
+ * A rule the codecs check that JSON Schema cannot express: a validator with these schemas accepts
+ * bodies that break it, and the codec (or `transition`) refuses them. `schema` names the component
+ * whose `description` states it.
+ */
+export interface UnexpressedRule {
+  readonly id: string
+  readonly schema: string
+  readonly text: string
+}
+
+export const unexpressedRules: ReadonlyArray<UnexpressedRule> = [
+  {
+    id: 'sum',
+    schema: 'PaymentIntentRequest',
+    text: 'grossAmount must equal the sum of moneySplitList[].amount (else GrossAmountMismatch, reason sum_mismatch).'
+  },
+  {
+    id: 'fee-account',
+    schema: 'PaymentIntentRequest',
+    text:
+      'every split with isFee true must name the same connectedAccountID, compared without regard to case ' +
+      '(the platform fee account; else ValidationFailed, reason fee_account_differs).'
+  },
+  {
+    id: 'safe-sum',
+    schema: 'PaymentIntentRequest',
+    text: `the split amounts must add up to at most ${MAX_SAFE} (2^53 − 1; else ValidationFailed, reason too_big).`
+  },
+  {
+    id: 'url',
+    schema: 'HttpUrl',
+    text:
+      'the WHATWG URL parser must accept the string with a non-empty host (the pattern only checks the http(s) ' +
+      'scheme and the absence of white space and control characters).'
+  },
+  {
+    id: 'utf16-length',
+    schema: 'PaymentIntentRequest',
+    text:
+      'string lengths (maxLength, and the 1–64 characters of an e-mail local part) are counted in UTF-16 code ' +
+      'units, as JavaScript and an HTML maxlength count them; JSON Schema counts code points, so a string with ' +
+      'characters beyond U+FFFF can pass here and still be too long.'
+  },
+  {
+    id: 'kid-check-digit',
+    schema: 'Kid',
+    text: "the KID's last character must be its MOD10 (Luhn) or MOD11 check digit (`-` for a MOD11 remainder of 10).",
+  },
+  {
+    id: 'patch-against-payment',
+    schema: 'MoneySplitPatch',
+    text:
+      'one entry per current split of the payment (else PatchSplitMismatch), no raised amount (SplitAmountIncrease), ' +
+      'newGrossAmount equal to the sum after the patch (GrossAmountMismatch) and at least one change ' +
+      '(NothingToChange): these need the payment and are checked by the service, not by this schema.'
+  }
+]
+
+const unexpressedFor = (schema: string): string =>
+  unexpressedRules
+    .filter((r) => r.schema === schema)
+    .map((r) => `\n- ${r.text}`)
+    .join('')
+
+const withUnexpressed = (name: string, description: string): string => {
+  const rules = unexpressedFor(name)
+  return rules === '' ? description : `${description}\n\nNot expressed by this schema (checked by paysplit):${rules}`
+}
+
+// -------------------------------------------------------------------------------------
+// formats, from the validators' own expressions
+// -------------------------------------------------------------------------------------
+
+/** The source of `re` as a JSON Schema `pattern` (ECMA-262, no flags). */
+const patternOf = (re: RegExp): string => {
+  if (re.flags === '') return re.source
+  // the UUID expression is case-insensitive: its hex classes take both cases instead
+  if (re.flags === 'i' && re.source.replaceAll('[\\da-f]', '').replace(/\\d/g, '').search(/[a-zA-Z]/) < 0) {
+    return re.source.replaceAll('[\\da-f]', '[\\da-fA-F]')
+  }
+  throw new Error(`cannot turn /${re.source}/${re.flags} into a JSON Schema pattern`)
+}
+
+/** Anything but a White_Space or control character, from the class the URL and e-mail checks use. */
+const noSpaceOrControl = (): string => {
+  const src = SPACE_OR_CONTROL.source
+  if (!src.startsWith('[') || !src.endsWith(']') || src.startsWith('[^') || SPACE_OR_CONTROL.flags !== '') {
+    throw new Error('SPACE_OR_CONTROL is no longer one character class')
+  }
+  return `[^${src.slice(1)}`
+}
+
+const string = (min: number, max: number, description?: string): Schema => ({
+  type: 'string',
+  ...(min > 0 ? { minLength: min } : {}),
+  maxLength: max,
+  ...(description !== undefined ? { description } : {})
+})
+
+const integer = (min: number, description?: string): Schema => ({
+  type: 'integer',
+  minimum: min,
+  maximum: MAX_SAFE,
+  ...(description !== undefined ? { description } : {})
+})
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
+
+const arrayOf = (items: Schema, extra: Schema = {}): Schema => ({ type: 'array', items, ...extra })
+
+/** An object whose listed properties are required, that holds nothing else (response bodies). */
+const exact = (description: string, properties: Record<string, Schema>, optional: ReadonlyArray<string> = []): Schema => ({
+  type: 'object',
+  description,
+  required: Object.keys(properties).filter((k) => !optional.includes(k)),
+  properties,
+  additionalProperties: false
+})
+
+// -------------------------------------------------------------------------------------
+// request bodies
+// -------------------------------------------------------------------------------------
+
+/**
+ * The form of a KID (docs/rules.md C7) that a pattern can say: 1–24 digits, then a digit or `-`.
+ * Written here, not read from kid.ts (which checks it character by character); test/openapi.test.ts
+ * checks it against `kid.isValid` and `kid.create`.
+ */
+export const KID_FORM = '^[0-9]{1,24}[0-9-]$'
+
+const longEventTypes = webhookEventTypes.map((t) => `${t}Payment`)
+
+const requestSchemas = (): Record<string, Schema> => ({
+  Uuid: {
+    type: 'string',
+    description: 'A UUID in its textual form: 8-4-4-4-12 hexadecimal digits, either case; version and variant are not checked.',
+    pattern: patternOf(UUID)
+  },
+  Amount: integer(0, 'An amount in minor units (100 minor units = 1 unit of the currency): a safe integer ≥ 0.'),
+  HttpUrl: {
+    type: 'string',
+    description: withUnexpressed(
+      'HttpUrl',
+      `An absolute http(s) URL of at most ${limits.urlLength} UTF-16 code units, with no Unicode White_Space or control ` +
+        'character anywhere, stored exactly as given.'
+    ),
+    maxLength: limits.urlLength,
+    pattern: `^[Hh][Tt][Tt][Pp][Ss]?:${noSpaceOrControl()}*$`
+  },
+  Currency: {
+    type: 'string',
+    description:
+      'An active ISO 4217 alphabetic code in upper case whose minor unit is a hundredth of the unit (amounts are ' +
+      'in hundredths), the list paysplit accepts.',
+    enum: [...currencyCodes]
+  },
+  Environment: { type: 'string', enum: [...environments] },
+  PaymentGateway: {
+    type: 'string',
+    description: '`creditcard` for card payments, `invoice` for invoices paid by KID transfer.',
+    enum: [...paymentGateways]
+  },
+  WebhookEventType: {
+    type: 'string',
+    description: 'A webhook event type, short form; a subscription may also use the long form (short + `Payment`).',
+    enum: [...webhookEventTypes]
+  },
+  MoneySplitRequest: {
+    type: 'object',
+    description: 'One money split of the create request. Unknown properties are ignored.',
+    required: ['connectedAccountID', 'amount', 'isFee'],
+    properties: {
+      connectedAccountID: { ...ref('Uuid'), description: 'The account that receives the amount; fee splits name the platform fee account.' },
+      amount: ref('Amount'),
+      description: string(0, limits.descriptionLength),
+      isFee: { type: 'boolean' },
+      externalID: string(1, limits.stringLength)
+    }
+  },
+  Customer: {
+    type: 'object',
+    description: 'The customer, created or updated with the given fields. Every field is optional. Unknown properties are ignored.',
+    properties: {
+      name: string(0, limits.stringLength),
+      email: {
+        type: 'string',
+        description:
+          'One @, a local part of 1–64 characters, a domain with a dot and no empty label, no white space or control character.',
+        maxLength: limits.emailLength,
+        pattern: patternOf(EMAIL)
+      },
+      mobilePrefix: { type: 'string', description: 'An international dialling prefix: + and 1–4 digits.', pattern: patternOf(MOBILE_PREFIX) },
+      mobile: { type: 'string', description: 'A mobile number without its prefix: 4–15 digits.', pattern: patternOf(MOBILE_NUMBER) },
+      customerType: string(1, limits.stringLength, '`Individual` for private persons.')
+    }
+  },
+  WebhookSubscription: {
+    type: 'object',
+    required: ['eventType', 'url'],
+    properties: {
+      eventType: { type: 'string', enum: [...webhookEventTypes, ...longEventTypes] },
+      url: ref('HttpUrl')
+    }
+  },
+  MetaData: {
+    type: 'object',
+    description: 'Free-form data stored for the caller: a flat object of strings, numbers, booleans and nulls.',
+    maxProperties: limits.metaDataKeys,
+    propertyNames: { minLength: 1, maxLength: limits.metaDataKeyLength },
+    additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: limits.metaDataValueLength }
+  },
+  PaymentIntentRequest: {
+    type: 'object',
+    description: withUnexpressed(
+      'PaymentIntentRequest',
+      'The payment-intent request, body of POST /payments. Unknown properties are ignored; `chargeImmediately` is ' +
+        'required for card payments (gateway `creditcard`) only.'
+    ),
+    required: [
+      'externalPaymentReferenceID',
+      'environment',
+      'paymentGateway',
+      'sellerConnectedAccountID',
+      'grossAmount',
+      'currency',
+      'moneySplitList',
+      'customerExternalID',
+      'successUrl',
+      'failedUrl'
+    ],
+    properties: {
+      externalPaymentReferenceID: string(1, limits.stringLength, "The caller's unique identifier of the payment."),
+      environment: ref('Environment'),
+      paymentGateway: ref('PaymentGateway'),
+      chargeImmediately: { type: 'boolean', description: 'true: charged when the form is completed; false: reserved first. No effect on invoices.' },
+      sellerConnectedAccountID: ref('Uuid'),
+      externalObjectIdTag: string(1, limits.stringLength),
+      description: string(0, limits.descriptionLength),
+      grossAmount: integer(1, 'The amount in minor units, ≥ 1: the sum of the split amounts.'),
+      currency: ref('Currency'),
+      moneySplitList: arrayOf(ref('MoneySplitRequest'), {
+        minItems: 1,
+        maxItems: limits.moneySplits,
+        description: 'The splits; every fee split names the same account, and the amounts add up to grossAmount.'
+      }),
+      customerExternalID: string(1, limits.stringLength, "The caller's own identifier of the customer; required (else MissingCustomerExternalID)."),
+      customer: ref('Customer'),
+      webhookSubscriptions: arrayOf(ref('WebhookSubscription'), { maxItems: limits.webhookSubscriptions, default: [] }),
+      successUrl: ref('HttpUrl'),
+      failedUrl: ref('HttpUrl'),
+      metaData: { ...ref('MetaData'), default: {} }
+    },
+    if: { required: ['paymentGateway'], properties: { paymentGateway: { const: 'creditcard' } } },
+    then: { required: ['chargeImmediately'] }
+  },
+  PatchEntry: {
+    type: 'object',
+    description:
+      'What to do with one split: `UpdateAmount` needs `newAmount`, `DoDeleteSplitEntry` needs `doDelete`; a field the ' +
+      'update type does not use is ignored. Unknown properties are ignored.',
+    required: ['splitID', 'updateType'],
+    properties: {
+      splitID: integer(1),
+      updateType: { type: 'string', enum: [...updateTypes] }
+    },
+    allOf: [
+      {
+        if: { required: ['updateType'], properties: { updateType: { const: 'UpdateAmount' } } },
+        then: { required: ['newAmount'], properties: { newAmount: ref('Amount') } }
+      },
+      {
+        if: { required: ['updateType'], properties: { updateType: { const: 'DoDeleteSplitEntry' } } },
+        then: { required: ['doDelete'], properties: { doDelete: { type: 'boolean' } } }
+      }
+    ]
+  },
+  Kid: {
+    type: 'string',
+    description: withUnexpressed(
+      'Kid',
+      'A Norwegian KID: 2–25 characters, digits, the last a MOD10 or MOD11 check digit (`-` only as a MOD11 check).'
+    ),
+    pattern: KID_FORM
+  },
+  BankTransfer: {
+    type: 'object',
+    description:
+      'Money received by bank transfer with a KID, as a service takes it from its bank (the reference service at ' +
+      'POST /bank/transfers): applied to the open invoice holding that KID. Unknown properties are ignored.',
+    required: ['kid', 'amount'],
+    properties: {
+      kid: ref('Kid'),
+      amount: integer(1, 'The amount received, in minor units, ≥ 1.')
+    }
+  },
+  MoneySplitPatch: {
+    type: 'object',
+    description: withUnexpressed(
+      'MoneySplitPatch',
+      'The money-split patch, body of POST /payments/{paymentReferenceID}/refund/partially and /adjust. Unknown ' +
+        'properties are ignored.'
+    ),
+    required: ['moneySplitPatch', 'newGrossAmount'],
+    properties: {
+      moneySplitPatch: arrayOf(ref('PatchEntry')),
+      newGrossAmount: { ...ref('Amount'), description: 'The sum of the split amounts after the patch.' }
+    }
+  }
+})
+
+// -------------------------------------------------------------------------------------
+// response bodies
+// -------------------------------------------------------------------------------------
+
+const codesWithStatus = (status: number): string[] =>
+  Object.entries(statusByCode)
+    .filter(([, s]) => s === status)
+    .map(([code]) => code)
+
+const timestamp: Schema = {
+  type: 'string',
+  description: 'An ISO 8601 UTC timestamp with fractional seconds, a real date and time (no 30 February, no leap second).',
+  pattern: TIMESTAMP.source
+}
+
+const responseSchemas = (): Record<string, Schema> => ({
+  Timestamp: timestamp,
+  PaymentStatus: { type: 'string', enum: [...paymentStatuses] },
+  MoneySplitRecord: exact(
+    'A money split of a payment; `description` and `externalID` only when set.',
+    {
+      splitID: integer(1, 'Addresses the split in a patch; 1..n in request order.'),
+      paymentReferenceID: ref('Uuid'),
+      connectedAccountID: ref('Uuid'),
+      amount: ref('Amount'),
+      description: { type: 'string' },
+      insertTime: ref('Timestamp'),
+      externalID: { type: 'string' },
+      isFee: { type: 'boolean' }
+    },
+    ['description', 'externalID']
+  ),
+  RefundedSplit: exact(
+    'A split reduced or deleted by a partial refund, with the amount returned.',
+    {
+      refundAmount: ref('Amount'),
+      connectedAccountID: ref('Uuid'),
+      description: { type: 'string' },
+      externalID: { type: 'string' },
+      isFee: { type: 'boolean' }
+    },
+    ['description', 'externalID']
+  ),
+  AdjustedSplit: exact(
+    'A split reduced or deleted by an invoice adjustment, with the amount removed.',
+    {
+      adjustedAmount: ref('Amount'),
+      connectedAccountID: ref('Uuid'),
+      description: { type: 'string' },
+      externalID: { type: 'string' },
+      isFee: { type: 'boolean' }
+    },
+    ['description', 'externalID']
+  ),
+  PaymentCreated: exact(
+    "The payment's identity, status (short form) and amounts; optional request fields only when given.",
+    {
+      paymentReferenceID: ref('Uuid'),
+      externalPaymentReferenceID: { type: 'string' },
+      status: ref('PaymentStatus'),
+      environment: ref('Environment'),
+      paymentGateway: ref('PaymentGateway'),
+      chargeImmediately: { type: 'boolean' },
+      sellerConnectedAccountID: ref('Uuid'),
+      externalObjectIdTag: { type: 'string' },
+      description: { type: 'string' },
+      currency: ref('Currency'),
+      grossAmount: ref('Amount'),
+      chargedAmount: ref('Amount'),
+      refundedAmount: ref('Amount'),
+      excessRefundedAmount: ref('Amount'),
+      customerExternalID: { type: 'string' },
+      kid: { ...ref('Kid'), description: 'Invoices: the KID the customer pays with.' },
+      successUrl: { type: 'string' },
+      failedUrl: { type: 'string' },
+      createdAt: ref('Timestamp'),
+      updatedAt: ref('Timestamp')
+    },
+    ['chargeImmediately', 'externalObjectIdTag', 'description', 'kid']
+  ),
+  CreatePaymentResponse: exact('Body of a successful POST /payments (201 created, 200 an idempotent repeat).', {
+    paymentIntent: exact('The payment as stored.', {
+      paymentCreated: ref('PaymentCreated'),
+      moneySplit: arrayOf(ref('MoneySplitRecord'))
+    })
+  }),
+  MessageResponse: exact(
+    'Body of cancel and full refund: `response` a sentence and `error` null on success; `response` null and `error` ' +
+      'the reason on failure. Read the outcome from the HTTP status.',
+    {
+      response: { type: ['string', 'null'] },
+      success: { type: 'boolean' },
+      error: { type: ['string', 'null'] }
+    }
+  ),
+  ChargeResponse: exact('Body of charge: `error` null on success, the reason on failure. Read the outcome from the HTTP status.', {
+    success: { type: 'boolean' },
+    error: { type: ['string', 'null'] }
+  }),
+  PartialRefundResponse: exact('Body of a successful partial refund.', {
+    splitList: { ...arrayOf(ref('MoneySplitRecord')), description: 'The splits that remain, with their new amounts.' },
+    refundedSplit: arrayOf(ref('RefundedSplit')),
+    message: { type: 'string' },
+    success: { const: true }
+  }),
+  AdjustInvoiceResponse: exact('Body of a successful invoice adjustment.', {
+    splitList: arrayOf(ref('MoneySplitRecord')),
+    adjustedSplit: arrayOf(ref('AdjustedSplit')),
+    excessRefundedAmount: { ...ref('Amount'), description: 'What of the amount already paid goes back to the payer.' },
+    status: ref('PaymentStatus'),
+    message: { type: 'string' },
+    success: { const: true }
+  }),
+  Issue: exact(
+    'One problem of a validation error, at `path` (dot-separated, relative to the body; "" for the body itself; an ' +
+      'object key longer than 64 UTF-16 code units cut to its first 64 and "…"). `reason` and `params` say what is ' +
+      'wrong for a program; `message` is the English message, which quotes neither the input nor the path.',
+    {
+      path: { type: 'string' },
+      code: { type: 'string', enum: ['MissingCustomerExternalID', 'ValidationFailed', 'GrossAmountMismatch'] },
+      reason: { type: 'string', enum: [...issueReasons] },
+      params: {
+        type: 'object',
+        description: 'What a message needs (limits, formats, allowed values), never a value of the input.',
+        additionalProperties: {
+          anyOf: [{ type: ['string', 'number', 'boolean'] }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }]
+        }
+      },
+      message: { type: 'string' }
+    },
+    ['params']
+  ),
+  ErrorDetail: exact(
+    'A failure: its code and message; `issues` on a validation error; `missing`, `unknown` and `repeated` (splitIDs, ' +
+      'ascending) on a PatchSplitMismatch.',
+    {
+      code: { type: 'string', enum: Object.keys(statusByCode) },
+      message: { type: 'string' },
+      issues: arrayOf(ref('Issue')),
+      missing: arrayOf(integer(1)),
+      unknown: arrayOf(integer(1)),
+      repeated: arrayOf(integer(1))
+    },
+    ['issues', 'missing', 'unknown', 'repeated']
+  ),
+  ErrorResponse: exact('Body of every failure except those of cancel, charge and full refund.', {
+    success: { const: false },
+    error: ref('ErrorDetail')
+  }),
+  KidNorwayInvoice: exact('Invoices: the KID and the total received so far.', {
+    kid: ref('Kid'),
+    paidAmount: ref('Amount')
+  }),
+  WebhookPayment: exact(
+    'The payment as it is now: the same object in webhook payloads and in reads.',
+    {
+      paymentCreated: ref('PaymentCreated'),
+      customer: ref('Customer'),
+      kidNorwayInvoice: ref('KidNorwayInvoice'),
+      moneySplit: arrayOf(ref('MoneySplitRecord')),
+      metaData: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } }
+    },
+    ['customer', 'kidNorwayInvoice']
+  ),
+  WebhookPayload: exact('The body POSTed to a webhook url.', {
+    eventID: {
+      type: 'string',
+      description: '`<paymentReferenceID>:<n>`, n the payment\'s version right after the event: receivers drop duplicates by it.'
+    },
+    createTime: { ...ref('Timestamp'), description: "The event's time." },
+    objectName: { const: 'payment' },
+    eventType: ref('WebhookEventType'),
+    payload: exact('', { payment: ref('WebhookPayment') })
+  })
+})
+
+// -------------------------------------------------------------------------------------
+// routes
+// -------------------------------------------------------------------------------------
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const
+type Method = (typeof METHODS)[number]
+
+const json = (schema: Schema, description: string, headers?: Schema): Schema => ({
+  description,
+  ...(headers !== undefined ? { headers } : {}),
+  content: { 'application/json': { schema } }
+})
+
+/** The codes of `command`'s guards with HTTP status `status`. */
+const guardCodes = (command: PaymentCommandType, status: number): string[] =>
+  guards[command].map((g) => g.code).filter((c) => statusByCode[c] === status)
+
+const listCodes = (codes: ReadonlyArray<string>): string => codes.map((c) => `\`${c}\``).join(', ')
+
+/** The 500 of every route: the service's own fault, with the codes of status 500. */
+const serviceFault = (schema: string): Schema => {
+  const codes = codesWithStatus(500)
+  return json(
+    ref(schema),
+    `The service's own fault (its context, or a stored payment it cannot read); nothing changed${codes.length > 0 ? `: ${listCodes(codes)}` : ''}.`
+  )
+}
+
+const patchCodes = ['ValidationFailed', 'PatchSplitMismatch', 'SplitAmountIncrease', 'GrossAmountMismatch', 'NothingToChange']
+
+interface Operation {
+  readonly method: Method
+  readonly operationId: string
+  readonly summary: string
+  readonly requestBody?: string
+  readonly responses: Record<string, Schema>
+  readonly parameters?: ReadonlyArray<Schema>
+}
+
+interface PathItem {
+  readonly path: string
+  /** A concrete path of the template, for `allowedMethods`. */
+  readonly example: string
+  readonly parameters?: ReadonlyArray<Schema>
+  readonly operations: ReadonlyArray<Operation>
+}
+
+const ID = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
+
+const paymentIdParameter: Schema = {
+  name: 'paymentReferenceID',
+  in: 'path',
+  required: true,
+  description: 'The paymentReferenceID returned at creation (a UUID, either case); any other value gets 404 PaymentNotFound.',
+  schema: { type: 'string' }
+}
+
+const notFound = (schema: string): Schema => json(ref(schema), '`PaymentNotFound`: no payment has this id (also an id that is not a UUID).')
+
+/** The action routes that take no body (cancel, charge, full refund) keep their success shape on failure. */
+const actionRoute = (
+  action: string,
+  command: PaymentCommandType,
+  operationId: string,
+  summary: string,
+  body: string,
+  success: string
+): PathItem => ({
+  path: `/payments/{paymentReferenceID}/${action}`,
+  example: `/payments/${ID}/${action}`,
+  parameters: [paymentIdParameter],
+  operations: [
+    {
+      method: 'post',
+      operationId,
+      summary,
+      responses: {
+        '200': json(ref(body), success),
+        '404': notFound(body),
+        '409': json(ref(body), `The payment's kind or status forbids it: ${listCodes(guardCodes(command, 409))}.`),
+        '500': serviceFault(body)
+      }
+    }
+  ]
+})
+
+const patchRoute = (action: string, command: PaymentCommandType, operationId: string, summary: string, body: string): PathItem => ({
+  path: `/payments/{paymentReferenceID}/${action}`,
+  example: `/payments/${ID}/${action}`,
+  parameters: [paymentIdParameter],
+  operations: [
+    {
+      method: 'post',
+      operationId,
+      summary,
+      requestBody: 'MoneySplitPatch',
+      responses: {
+        '200': json(ref(body), 'Done.'),
+        '400': json(ref('ErrorResponse'), `The patch is malformed or breaks a rule: ${listCodes([...patchCodes, ...guardCodes(command, 400)])}.`),
+        '404': json(ref('ErrorResponse'), '`PaymentNotFound`: no payment has this id (also an id that is not a UUID).'),
+        '409': json(ref('ErrorResponse'), `The payment's kind or status forbids it: ${listCodes(guardCodes(command, 409))}.`),
+        '500': serviceFault('ErrorResponse')
+      }
+    }
+  ]
+})
+
+const pathItems = (): ReadonlyArray<PathItem> => [
+  {
+    path: '/payments',
+    example: '/payments',
+    operations: [
+      {
+        method: 'post',
+        operationId: 'createPayment',
+        summary: 'Create a payment intent (status Initiated); the same request again returns the stored payment.',
+        requestBody: 'PaymentIntentRequest',
+        responses: {
+          '201': json(ref('CreatePaymentResponse'), 'Created.'),
+          '200': json(ref('CreatePaymentResponse'), 'An idempotent repeat of the request that created the payment: the payment as stored now.'),
+          '400': json(ref('ErrorResponse'), `The request is invalid: ${listCodes(codesWithStatus(400).filter((c) => ['ValidationFailed', 'MissingCustomerExternalID', 'GrossAmountMismatch'].includes(c)))}.`),
+          '409': json(
+            ref('ErrorResponse'),
+            `A conflict: ${listCodes(['PaymentAlreadyExists', 'DuplicateExternalPaymentReference', 'DuplicateKid'].filter((c) => c in statusByCode))}.`
+          ),
+          '500': serviceFault('ErrorResponse')
+        }
+      },
+      {
+        method: 'get',
+        operationId: 'findPaymentByExternalReference',
+        summary: "Read a payment by the caller's own reference.",
+        parameters: [
+          {
+            name: 'externalPaymentReferenceID',
+            in: 'query',
+            required: true,
+            description: 'Exactly once and non-empty; any other query parameter gets 400.',
+            schema: { type: 'string', minLength: 1 }
+          }
+        ],
+        responses: {
+          '200': json(exact('The payment.', { payment: ref('WebhookPayment') }), 'The payment.'),
+          '400': json(ref('ErrorResponse'), '`ValidationFailed`: the query is missing, empty, repeated or has another parameter.'),
+          '404': json(ref('ErrorResponse'), '`PaymentNotFound`.'),
+          '500': serviceFault('ErrorResponse')
+        }
+      }
+    ]
+  },
+  {
+    path: '/payments/{paymentReferenceID}',
+    example: `/payments/${ID}`,
+    parameters: [paymentIdParameter],
+    operations: [
+      {
+        method: 'get',
+        operationId: 'getPayment',
+        summary: 'Read a payment.',
+        responses: {
+          '200': json(exact('The payment.', { payment: ref('WebhookPayment') }), 'The payment.'),
+          '404': json(ref('ErrorResponse'), '`PaymentNotFound`.'),
+          '500': serviceFault('ErrorResponse')
+        }
+      }
+    ]
+  },
+  actionRoute('cancel', 'CancelPayment', 'cancelPayment', 'Cancel an Initiated or Reserved card payment.', 'MessageResponse', 'Cancelled.'),
+  actionRoute('charge', 'ChargePayment', 'chargePayment', 'Charge a Reserved card payment (chargeImmediately false).', 'ChargeResponse', 'Charged.'),
+  actionRoute('refund', 'RefundPayment', 'refundPayment', 'Refund a Charged payment in full.', 'MessageResponse', 'Refunded.'),
+  patchRoute('refund/partially', 'RefundPartially', 'refundPartially', 'Refund part of a Charged payment by a split patch.', 'PartialRefundResponse'),
+  patchRoute('adjust', 'AdjustInvoice', 'adjustInvoice', 'Lower the amount of an Initiated invoice by a split patch.', 'AdjustInvoiceResponse'),
+  {
+    path: '/customers/{customerExternalID}',
+    example: '/customers/customer-42',
+    parameters: [
+      {
+        name: 'customerExternalID',
+        in: 'path',
+        required: true,
+        description: "The caller's own identifier of the customer, percent-encoded.",
+        schema: { type: 'string' }
+      }
+    ],
+    operations: [
+      {
+        method: 'get',
+        operationId: 'getCustomer',
+        summary: 'Read a customer as stored (the fields of every request merged).',
+        responses: {
+          '200': json(exact('The customer.', { customer: ref('Customer') }), 'The customer.'),
+          '404': json(ref('ErrorResponse'), '`CustomerNotFound` (also for a malformed percent escape).')
+        }
+      }
+    ]
+  }
+]
+
+const operationObject = (item: PathItem, op: Operation): Schema => ({
+  operationId: op.operationId,
+  summary: op.summary,
+  ...(op.parameters !== undefined ? { parameters: op.parameters } : {}),
+  ...(op.requestBody !== undefined
+    ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.requestBody) } } } }
+    : {}),
+  responses: op.responses,
+  ...(item.path.startsWith('/customers') ? { tags: ['customers'] } : { tags: ['payments'] })
+})
+
+/** The other methods of a path answer 405 with `Allow`, the methods `allowedMethods` gives for it. */
+const methodNotAllowed = (item: PathItem, method: Method): Schema => {
+  const allow = allowedMethods(item.example).join(', ')
+  return {
+    operationId: `${method}${item.path.replace(/\{[^}]*\}/g, 'Id').replace(/[^a-zA-Z]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}NotAllowed`,
+    summary: `Not allowed on this path: answers 405 with Allow: ${allow}.`,
+    tags: ['method not allowed'],
+    responses: {
+      '405': json(ref('ErrorResponse'), '`MethodNotAllowed`.', {
+        Allow: { description: 'The methods of this path.', required: true, schema: { type: 'string', const: allow } }
+      })
+    }
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// the document
+// -------------------------------------------------------------------------------------
+
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  readonly version: string
+  readonly description: string
+}
+
+/** The whole OpenAPI 3.1 document, as written to docs/openapi.json. */
+export const openApiDocument = (): Schema => {
+  const paths: Record<string, Schema> = {}
+  for (const item of pathItems()) {
+    const entry: Schema = {}
+    if (item.parameters !== undefined) entry['parameters'] = item.parameters
+    for (const method of METHODS) {
+      const op = item.operations.find((o) => o.method === method)
+      entry[method] = op !== undefined ? operationObject(item, op) : methodNotAllowed(item, method)
+    }
+    paths[item.path] = entry
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'paysplit payments service',
+      version: packageJson.version,
+      description:
+        `${packageJson.description}\n\nGenerated by \`npm run openapi\` from the tables paysplit's codecs and wire mapping ` +
+        'run on. Unknown routes answer 404 `RouteNotFound`; the outcome of every call is its HTTP status.',
+      license: { name: 'MIT', identifier: 'MIT' }
+    },
+    tags: [
+      { name: 'payments' },
+      { name: 'customers' },
+      { name: 'method not allowed', description: 'Every other method of a path answers 405 `MethodNotAllowed` with an `Allow` header.' }
+    ],
+    paths,
+    webhooks: {
+      payment: {
+        post: {
+          operationId: 'paymentWebhook',
+          summary:
+            "A payment's status changed: sent to the catch-all url and to each subscription of the event type, signed " +
+            'as Standard Webhooks (webhook-id = eventID, webhook-timestamp, webhook-signature).',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookPayload') } } },
+          responses: { '200': { description: 'Received (any 2xx).' } }
+        }
+      }
+    },
+    components: { schemas: { ...requestSchemas(), ...responseSchemas() } }
+  }
+}
+
+/** The document as written: two-space JSON and a final newline. */
+export const openApiText = (): string => `${JSON.stringify(openApiDocument(), null, 2)}\n`
+
+export const openApiPath = fileURLToPath(new URL('../docs/openapi.json', import.meta.url))
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(openApiPath, openApiText())
+  console.log(`wrote ${openApiPath}`)
+}
