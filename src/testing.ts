@@ -2,7 +2,8 @@
  * `paysplit/testing` — the testing kit for teams that build or integrate a payments service:
  * fast-check arbitraries mirroring the codecs, a given/when/then harness for the decider, and a
  * model-based conformance runner that checks any HTTP service against paysplit's reference
- * model. Needs `fast-check` (a peer dependency). Nothing in the domain imports this entry.
+ * model (also as the `paysplit-check` command). Needs `fast-check` (a peer dependency). Nothing
+ * in the domain imports this entry.
  *
  * @packageDocumentation
  */
@@ -24,12 +25,16 @@ export { decideWith, deepEqual, given, show } from './testing/harness.js'
 export type { DeciderGiven, DeciderSpecification, DeciderThen } from './testing/harness.js'
 
 // the conformance runner
-export { assertConforms, checkService, normalise } from './testing/conformance.js'
+export { assertConforms, checkService } from './testing/conformance.js'
+export { normalise } from './testing/normalise.js'
+export { describeReport } from './testing/report.js'
 export type {
   CheckServiceOptions,
   ConformanceReport,
   ReceivedWebhook,
+  ReportedStep,
   ServiceRequest,
   ServiceResponse,
-  ServiceUnderTest
-} from './testing/conformance.js'
+  ServiceUnderTest,
+  WebhookReceiver
+} from './testing/types.js'

@@ -1,0 +1,165 @@
+/**
+ * What the conformance runner is given and what it reports.
+ *
+ * @module testing/types
+ */
+import type { PaymentKind } from '../payment.js'
+
+/** A request to the service under test; `body` is a JSON value (absent: no body). */
+export interface ServiceRequest {
+  readonly method: string
+  /** Path relative to the service's base url, e.g. `/payments/{id}/cancel`. */
+  readonly path: string
+  readonly body?: unknown
+}
+
+/** The service's answer: the status code and the body parsed from JSON (`undefined` if empty). */
+export interface ServiceResponse {
+  readonly status: number
+  readonly body: unknown
+}
+
+/**
+ * A webhook the service sent: the url it was POSTed to and the body parsed from JSON. A receiver
+ * may add the request's headers (lower-case names) and the outcome of checking its Standard
+ * Webhooks signature; the runner fails a run on an `invalid` signature and on a `webhook-id`
+ * header that is not the body's `eventID`.
+ */
+export interface ReceivedWebhook {
+  readonly url: string
+  readonly body: unknown
+  readonly headers?: Readonly<Record<string, string>>
+  readonly signature?: 'valid' | 'invalid' | 'unchecked'
+}
+
+/**
+ * A webhook receiver the runner subscribes to (docs/testing.md, "Webhooks"): every create request
+ * it sends carries `webhookSubscriptions` to urls under `url`, one per run, so webhooks arrive
+ * at least once, in any order, whenever the service sends them.
+ */
+export interface WebhookReceiver {
+  /** Base url the service can reach, without a trailing slash, e.g. `http://127.0.0.1:4100`. */
+  readonly url: string
+  /**
+   * Resolves with every webhook received so far once `until` holds for them, or once the
+   * receiver's grace period has passed without it (the runner then reports what is missing).
+   */
+  readonly collect: (until: (received: ReadonlyArray<ReceivedWebhook>) => boolean) => Promise<ReadonlyArray<ReceivedWebhook>>
+}
+
+/**
+ * The service under test, as the runner drives it. Only `send` is required; each other member
+ * switches on a part of the check.
+ */
+export interface ServiceUnderTest {
+  /** Sends one request and resolves with the response. */
+  readonly send: (request: ServiceRequest) => Promise<ServiceResponse>
+  /**
+   * Every webhook received so far, in order of arrival. It must resolve only once the webhooks
+   * of the requests sent so far have arrived (wait for the service's outbox to drain). Without
+   * it, webhooks are not compared step by step.
+   */
+  readonly receivedWebhooks?: () => Promise<ReadonlyArray<ReceivedWebhook>>
+  /** A receiver to subscribe to: webhooks are then checked at the end of each run, at least once and in any order. */
+  readonly webhookReceiver?: WebhookReceiver
+  /** The catch-all webhook url the service is configured with (it receives every webhook). */
+  readonly catchAllUrl?: string
+  /** The payment form reports success for this payment (not part of the caller's API). */
+  readonly completeForm?: (paymentReferenceID: string) => Promise<unknown>
+  /** The payment form reports a failed attempt. */
+  readonly failForm?: (paymentReferenceID: string, reason?: string) => Promise<unknown>
+  /** The bank reports a KID transfer to an invoice. */
+  readonly receiveTransfer?: (paymentReferenceID: string, amount: number, kid: string) => Promise<unknown>
+  /** Called before each run, e.g. to empty the service's storage. Optional: each run has its own references. */
+  readonly reset?: () => Promise<void>
+}
+
+/** What to check and how hard. */
+export interface CheckServiceOptions extends ServiceUnderTest {
+  /**
+   * Command sequences to run. Default: fast-check's global `numRuns` (100 unless configured), a
+   * quick check; bugs that need a long life (a refund after a partial refund) want about 1000
+   * (docs/testing.md, "How many runs").
+   */
+  readonly numRuns?: number
+  /** The seed of the random sequences. Default: fast-check's own choice (or its global `seed`). */
+  readonly seed?: number
+  /** Replay a failure: its report's `path`, with its `seed`. */
+  readonly path?: string
+  /**
+   * Names this call's runs on a long-lived service: every reference and customer id the runner
+   * makes starts with a prefix built from the seed and this id (letters, digits, `_` and `-`;
+   * others dropped). Calls with the same seed need different ids to share one service.
+   */
+  readonly runId?: string
+  /** Longest command sequence. Default 12. */
+  readonly maxCommands?: number
+  /** Payment kinds to create. Default both. */
+  readonly kinds?: ReadonlyArray<PaymentKind>
+  /**
+   * The urls a generated request may subscribe webhooks to; they must reach your receiver.
+   * Default none (only the catch-all url receives webhooks).
+   */
+  readonly webhookUrls?: ReadonlyArray<string>
+  /** Compare human-readable texts (`message`, and the string `response`/`error` of cancel, charge, refund) too. Default false. */
+  readonly compareMessages?: boolean
+  /**
+   * Also send the same request twice at once (two refunds, two charges, …) and accept the
+   * answers of either order. Default false. Finds lost updates (docs/testing.md, "Races").
+   */
+  readonly races?: boolean
+  /** Called after each run (a command sequence), shrinking runs included, with whether it passed. */
+  readonly onRun?: (run: number, passed: boolean) => void
+}
+
+/** One step of a failing run, as sent: a request, or an event from outside the API. */
+export type ReportedStep =
+  | {
+      readonly kind: 'request'
+      readonly method: string
+      readonly path: string
+      readonly body?: unknown
+      /** The status the service answered (absent when it did not answer). */
+      readonly status?: number
+      /** Sent at the same time as the step before it. */
+      readonly concurrent?: boolean
+    }
+  | {
+      readonly kind: 'event'
+      readonly event: 'completeForm' | 'failForm' | 'transfer'
+      readonly paymentReferenceID: string
+      readonly amount?: number
+      readonly kid?: string
+    }
+
+/** The outcome of `checkService`. */
+export type ConformanceReport =
+  | {
+      readonly ok: true
+      readonly numRuns: number
+      readonly seed: number
+      /** The prefix of this call's references and customer ids (each run adds `r<n>-`). */
+      readonly prefix: string
+      /** What was not checked, and why (e.g. a service without the read routes). */
+      readonly notes: ReadonlyArray<string>
+    }
+  | {
+      readonly ok: false
+      readonly numRuns: number
+      readonly seed: number
+      readonly prefix: string
+      readonly notes: ReadonlyArray<string>
+      /**
+       * With `seed`, replays the shrunk counterexample alone: `checkService({ ...options, seed, path })`.
+       * Written `<fast-check path>|<command replay path>`: a command sequence needs both to replay.
+       */
+      readonly path: string
+      /** The shrunk counterexample as a request log, ending with the first difference. */
+      readonly counterexample: string
+      /** The shrunk counterexample's steps as sent, ids and bodies as the service saw them. */
+      readonly steps: ReadonlyArray<ReportedStep>
+      /** The arguments that replay it, for the command line: `--seed <seed> --path '<path>'`. */
+      readonly replay: string
+      /** fast-check's own report (the command sequence). */
+      readonly details: string
+    }
