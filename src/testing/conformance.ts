@@ -20,7 +20,7 @@ import { checkReceived } from './webhookCheck.js'
 /** The part of every reference of this call: the seed, and the caller's run id when given. */
 const prefixOf = (seed: number, runId: string | undefined): string => {
   const id = (runId ?? '').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32)
-  return `k${String(seed >>> 0)}${id === '' ? '' : `-${id}`}-`
+  return `k${String(seed).replace('-', 'n')}${id === '' ? '' : `-${id}`}-`
 }
 
 /**

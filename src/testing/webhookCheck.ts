@@ -6,7 +6,7 @@
  */
 import type { WebhookDelivery } from '../http/webhooks.js'
 import { deepEqual } from './harness.js'
-import { differences, field, jsonCopy, normalise } from './normalise.js'
+import { differences, field, jsonCopy, normalise, replaceAll } from './normalise.js'
 import { Mismatch, modelIds, named, realIds, type Model, type Real } from './model.js'
 import type { ReceivedWebhook } from './types.js'
 
@@ -53,11 +53,13 @@ export const checkReceived = async (m: Model, r: Real): Promise<void> => {
     return [...wantedKeys].every((k) => got.has(k))
   })
   const mine = all.filter((w) => isMine(m, urls, w))
+  // the receiver's url as <receiver> in the report: it changes from one run of the command to the next
+  const at = (url: string): string => replaceAll(url, receiver.url, '<receiver>')
   const problems: string[] = []
   const compare = r.sut.compareMessages
   for (const w of wanted) {
     const copies = mine.filter((x) => key(x.url, field(x.body, 'eventID')) === key(w.url, w.eventID))
-    const label = `${w.delivery.eventType} ${normalise(w.eventID, realIds(m)) as string} → ${w.url}`
+    const label = `${w.delivery.eventType} ${normalise(w.eventID, realIds(m)) as string} → ${at(w.url)}`
     if (copies.length === 0) {
       problems.push(`missing (not received within the grace period): ${label}`)
       continue
@@ -73,7 +75,7 @@ export const checkReceived = async (m: Model, r: Real): Promise<void> => {
   }
   for (const x of mine) {
     if (!wantedKeys.has(key(x.url, field(x.body, 'eventID')))) {
-      problems.push(`not sent by the model: ${named(normalise(x.body, realIds(m)), 'eventType')} ${named(normalise(x.body, realIds(m)), 'eventID')} → ${x.url}`)
+      problems.push(`not sent by the model: ${named(normalise(x.body, realIds(m)), 'eventType')} ${named(normalise(x.body, realIds(m)), 'eventID')} → ${at(x.url)}`)
     }
   }
   if (problems.length > 0) {
