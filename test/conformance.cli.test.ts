@@ -223,6 +223,12 @@ describe('paysplit-check against the reference server', () => {
     expect(await cli(['--help'])).toMatchObject({ code: 0, out: expect.stringContaining('Usage: paysplit-check <base-url>') as unknown })
     const { base, server } = await serve()
     try {
+      // on a terminal: a progress bar redrawn in place, cleared at the end
+      let err = ''
+      const tty = await runCli([base, '--runs', '5', '--seed', '3'], { out: () => undefined, err: (t) => (err += t), isTTY: true, now: () => (clock += 1000) })
+      expect(tty).toBe(0)
+      expect(err).toContain('\r\x1b[2K[##############################] 5/5 runs')
+      expect(err.endsWith('\r\x1b[2K')).toBe(true)
       const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
         execFile(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', base, '--runs', '20', '--webhooks'], (error, out) => {
           resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout: out })
