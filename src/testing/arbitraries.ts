@@ -15,8 +15,7 @@ import { currencyCodes } from '../codecs/currencies.js'
 import { transition } from '../decider.js'
 import type { IssueCode } from '../errors.js'
 import { kid } from '../kid.js'
-import type { Payment, PaymentKind, PaymentState } from '../payment.js'
-import { initialState } from '../payment.js'
+import { initialState, type Payment, type PaymentKind, type PaymentState } from '../payment.js'
 import type {
   Customer,
   MetaData,
@@ -114,7 +113,6 @@ const webUrl: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true }) },
   { weight: 1, arbitrary: fc.constantFrom('https://shop.example/ok', 'http://localhost:3000/cb?x=1') }
 )
-
 
 const customerArb: fc.Arbitrary<Customer> = fc
   .record(
