@@ -8,7 +8,10 @@
  *   both succeed, and over the API with the payment form, two refunds at once both succeed;
  * - a webhook lost on commit: the Cancelled webhook is never stored in the outbox;
  * - a wrong status code: a refused charge answers 400 instead of 409;
- * - a webhook payload missing a field: `metaData` left out of every payload.
+ * - a webhook payload missing a field: `metaData` left out of every payload;
+ * - over the API with the bank: a transfer's KID matched to the oldest invoice holding it, a
+ *   closed one included, instead of the open one (every invoice gets the same KID, legal once
+ *   the earlier holder is closed).
  */
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -19,8 +22,10 @@ import { createPaymentsServer, type PaymentsServer, type ServerOptions } from '.
 import { InMemoryStorage, type Changes, type CommitResult, type DeliveryRecord, type SliceKeys, type Storage } from '../docs/examples/storage.js'
 import { runCli, type CliIO } from '../src/cli/paysplitCheck.js'
 import { startReceiver } from '../src/cli/receiver.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { kid as kids } from '../src/index.js'
 import { handle, type HandleContext, type Handled, type HttpRequest, type World } from '../src/http.js'
-import { checkService, describeReport } from '../src/testing.js'
+import { checkService, describeReport, type CheckServiceOptions, type ServiceRequest, type ServiceResponse } from '../src/testing.js'
 
 type Handler = (world: World, request: HttpRequest, ctx: HandleContext) => Handled
 
@@ -212,6 +217,77 @@ describe('paysplit-check against the reference server', () => {
       expect(text).toMatch(/\(at the same time\) POST \/payments\/[0-9a-f-]{36}\/refund/)
     } finally {
       await bug.server.close()
+    }
+  })
+
+  it('over the API with the bank: a KID matched to a closed invoice instead of the open one is caught, and replays on a fresh server', async () => {
+    const made = kids.create('4242', 'mod10')
+    const KID = E.isRight(made) ? made.right : ''
+    /** A server whose invoices all get one KID, and its bank adapter: by KID, as a bank pays. */
+    const bank = async (matchClosed: boolean) => {
+      // webhooks to a catch-all receiver, compared step by step once the server's outbox is idle
+      const receiver = await startReceiver()
+      const catchAllUrl = `${receiver.url}/hooks`
+      const { base, server } = await serve({ newKid: () => KID, catchAllUrl })
+      const receivedWebhooks = async (): Promise<ReadonlyArray<{ url: string; body: unknown }>> => {
+        await server.idle()
+        return receiver.received
+      }
+      const invoices: Array<{ id: string; kid: string }> = []
+      const send = async (request: ServiceRequest): Promise<ServiceResponse> => {
+        const res = await fetch(base + request.path, { method: request.method, ...(request.body === undefined ? {} : { body: JSON.stringify(request.body), headers: { 'content-type': 'application/json' } }) })
+        const text = await res.text()
+        const body = text === '' ? undefined : (JSON.parse(text) as unknown)
+        const created = (body as { paymentIntent?: { paymentCreated?: { paymentReferenceID?: string; kid?: string } } } | undefined)?.paymentIntent?.paymentCreated
+        if (res.status === 201 && typeof created?.kid === 'string' && typeof created.paymentReferenceID === 'string') invoices.push({ id: created.paymentReferenceID, kid: created.kid })
+        return { status: res.status, body }
+      }
+      const receiveTransferByKid = async (kid: string, amount: number): Promise<unknown> => {
+        const holders = invoices.filter((i) => i.kid === kid)
+        const statuses = await Promise.all(holders.map(async (i) => (await server.payment(i.id))?.status))
+        // right: the open invoice holding the KID; the bug: the oldest holder, open or not
+        const payee = matchClosed ? holders[0] : holders[statuses.indexOf('Initiated')]
+        return payee === undefined ? undefined : server.receiveTransfer(payee.id, amount, kid)
+      }
+      // every invoice of the server has the one KID, so the bank sees only this run's invoices
+      // (on a shared service, other runs' open invoices would hold it too)
+      const reset = (): Promise<void> => {
+        invoices.length = 0
+        return Promise.resolve()
+      }
+      const options: CheckServiceOptions = { send, receiveTransferByKid, receivedWebhooks, catchAllUrl, reset, kinds: ['invoice'], numRuns: 300, seed: 1 }
+      return { options, close: async () => {
+        await server.close()
+        await receiver.close()
+      } }
+    }
+    const right = await bank(false)
+    try {
+      const passes = await checkService({ ...right.options, runId: 'right' })
+      if (!passes.ok) console.log(passes.counterexample)
+      expect(passes.ok).toBe(true)
+    } finally {
+      await right.close()
+    }
+    const wrong = await bank(true)
+    let found: Awaited<ReturnType<typeof checkService>>
+    try {
+      found = await checkService({ ...wrong.options, runId: 'wrong' })
+      console.log(describeReport(found, 'npx paysplit-check <base-url>'))
+      expect(found.ok).toBe(false)
+      expect(found.ok ? '' : found.counterexample).toMatch(/transfer by KID of <payment \d>/)
+    } finally {
+      await wrong.close()
+    }
+    const fresh = await bank(true)
+    try {
+      const again = await checkService({ ...fresh.options, seed: found.seed, path: found.ok ? '' : found.path, runId: 'again' })
+      // the same counterexample; only the receiver's port differs
+      const portless = (t: string): string => t.replace(/http:\/\/127\.0\.0\.1:\d+/g, '<receiver>')
+      expect(portless(again.ok ? '' : again.counterexample)).toBe(portless(found.ok ? 'unreachable' : found.counterexample))
+      expect(again.numRuns).toBe(1)
+    } finally {
+      await fresh.close()
     }
   })
 

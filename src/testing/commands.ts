@@ -264,6 +264,10 @@ class OutsideEvent implements Cmd {
   async run(m: Model, r: Real): Promise<void> {
     const k = knownAt(m, this.target)
     if (k === undefined) return
+    if (this.what === 'transfer' && r.sut.receiveTransferByKid !== undefined) {
+      await this.byKid(m, r, k, r.sut.receiveTransferByKid)
+      return
+    }
     m.tick += 1
     const ctx = { at: clockOf(m.tick), ...hooksOf(r) }
     let outcome: readonly [World, E.Either<unknown, Payment>, ReadonlyArray<WebhookDelivery>, ...unknown[]]
@@ -288,6 +292,33 @@ class OutsideEvent implements Cmd {
     const result = outcome[1]
     m.log.push(`${this.what} ${k.label}  (model: ${E.isRight(result) ? result.right.status : String(field(result.left, 'code'))})`)
     await compareWebhooks(m, r, outcome[2])
+  }
+  /**
+   * A bank transfer as the bank sends it: a KID and an amount, no payment id. The KID is the
+   * target's (or a wrong one); the model applies it to the one open invoice holding that KID
+   * (docs/rules.md C9), or to none (the service parks it). Two open invoices with one KID cannot
+   * exist under the contract (DuplicateKid), so such a transfer is not sent.
+   */
+  private async byKid(m: Model, r: Real, k: Known, send: (kid: string, amount: number) => Promise<unknown>): Promise<void> {
+    const target = m.world.payments.get(k.modelId)
+    const right = target?.kid ?? FALLBACK_KID
+    const kid = this.wrongKid ? (right === FALLBACK_KID ? '0000000000' : FALLBACK_KID) : right
+    const open = [...m.world.payments.values()].filter((p) => p.kind === 'invoice' && p.status === 'Initiated' && p.kid === kid)
+    if (open.length > 1) return
+    const payee = open[0]
+    const due = payee ?? target
+    const amount = Math.max(1, Math.floor((Math.max(1, (due?.grossAmount ?? 1) - (due?.paidAmount ?? 0)) * this.permille) / 1000))
+    const known = m.known.find((x) => x.modelId === payee?.paymentReferenceID)
+    m.tick += 1
+    m.steps.push({ kind: 'event', event: 'transferByKid', paymentReferenceID: known?.realId ?? '(no open invoice)', amount, kid })
+    await send(kid, amount)
+    const [world, result, deliveries] =
+      payee === undefined ? ([m.world, undefined, []] as const) : receiveTransfer(m.world, payee.paymentReferenceID, { amount, kid }, { at: clockOf(m.tick), ...hooksOf(r) })
+    m.world = world
+    m.log.push(
+      `transfer by KID of ${k.label}${this.wrongKid ? ' (a wrong KID)' : ''}  (model: ${known === undefined ? 'no open invoice holds it' : `to ${known.label}, ${result !== undefined && E.isRight(result) ? result.right.status : String(field(result?.left, 'code'))}`})`
+    )
+    await compareWebhooks(m, r, deliveries)
   }
   toString(): string {
     return `${this.what}(#${String(this.target)}${this.what === 'transfer' ? `, ${String(this.permille)}‰${this.wrongKid ? ', wrong KID' : ''}` : ''})`
@@ -320,7 +351,7 @@ class NextStep implements Cmd {
           ? r.sut.completeForm === undefined || this.otherWay
             ? act('cancel')
             : new OutsideEvent('completeForm', this.target, 0, false)
-          : r.sut.receiveTransfer === undefined || this.otherWay
+          : (r.sut.receiveTransfer === undefined && r.sut.receiveTransferByKid === undefined) || this.otherWay
             ? act('adjust')
             : new OutsideEvent('transfer', this.target, 1000, false)
         : p.status === 'Reserved'
@@ -366,7 +397,7 @@ export const commandArbs = (o: CheckServiceOptions, reads: boolean): ReadonlyArr
   const outside: Outside[] = [
     ...(o.completeForm !== undefined ? (['completeForm', 'completeForm'] as const) : []),
     ...(o.failForm !== undefined ? (['failForm'] as const) : []),
-    ...(o.receiveTransfer !== undefined ? (['transfer', 'transfer'] as const) : [])
+    ...(o.receiveTransfer !== undefined || o.receiveTransferByKid !== undefined ? (['transfer', 'transfer'] as const) : [])
   ]
   if (outside.length > 0) {
     out.push({

@@ -70,6 +70,11 @@ export interface ServiceUnderTest {
   readonly failForm?: (paymentReferenceID: string, reason?: string) => Promise<unknown>
   /** The bank reports a KID transfer to an invoice. */
   readonly receiveTransfer?: (paymentReferenceID: string, amount: number, kid: string) => Promise<unknown>
+  /**
+   * The bank reports a transfer as a bank does: a KID and an amount, which the service matches to
+   * the open invoice holding that KID (or parks). Used instead of `receiveTransfer` when given.
+   */
+  readonly receiveTransferByKid?: (kid: string, amount: number) => Promise<unknown>
   /** Called before each run, e.g. to empty the service's storage. Optional: each run has its own references. */
   readonly reset?: () => Promise<void>
 }
@@ -126,7 +131,8 @@ export type ReportedStep =
     }
   | {
       readonly kind: 'event'
-      readonly event: 'completeForm' | 'failForm' | 'transfer'
+      readonly event: 'completeForm' | 'failForm' | 'transfer' | 'transferByKid'
+      /** The payment it is for (by KID: the one the model matched, or `(no open invoice)`). */
       readonly paymentReferenceID: string
       readonly amount?: number
       readonly kid?: string
