@@ -255,7 +255,8 @@ export const plantedCheck = (bug: PlantedBug, extra: Partial<CheckServiceOptions
 }
 
 const WEBHOOKS: ReadonlyArray<Member> = ['receivedWebhooks']
-const payouts = (change: (r: ServiceResponse) => ServiceResponse): (() => Plant) => () => ({ respond: (q, r) => (q.path === '/payouts' ? change(r) : r) })
+/** Only `GET /payments/{unknown id}/cancel` (the runner's `wrongRoute(1)`, a 405) is answered differently. */
+const payouts = (change: (r: ServiceResponse) => ServiceResponse): (() => Plant) => () => ({ respond: (q, r) => (q.method === 'GET' && q.path.endsWith('/cancel') ? change(r) : r) })
 
 export const plantedBugs: ReadonlyArray<PlantedBug> = [
   // test/conformance.test.ts (real sockets) and test/mutation.conformance.run.test.ts
