@@ -35,13 +35,17 @@ type Verify = (payload: string, headers: Record<string, string>) => boolean
  * is not a dependency of paysplit: install it beside it to check signatures).
  */
 const verifierOf = async (secret: string): Promise<Verify> => {
-  let mod: { Webhook: new (secret: string) => { verify: (payload: string, headers: Record<string, string>) => unknown } }
+  type WebhookClass = new (secret: string) => { verify: (payload: string, headers: Record<string, string>) => unknown }
+  let mod: { Webhook?: WebhookClass; default?: { Webhook?: WebhookClass } }
   try {
     mod = await import('standardwebhooks')
   } catch {
     throw new Error('Checking webhook signatures needs the standardwebhooks package: npm install --save-dev standardwebhooks')
   }
-  const webhook = new mod.Webhook(secret)
+  // a CommonJS package: its exports are the module's own under tsx, under `default` in Node's ESM
+  const Webhook = mod.Webhook ?? mod.default?.Webhook
+  if (Webhook === undefined) throw new Error('The standardwebhooks package has no Webhook class: install version 1.')
+  const webhook = new Webhook(secret)
   return (payload, headers) => {
     try {
       webhook.verify(payload, headers)
