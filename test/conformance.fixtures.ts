@@ -1,6 +1,6 @@
 /**
  * Deliberately broken variants of the reference service model, shared by the conformance tests
- * (`conformance.test.ts` over real sockets, `mutation.conformance.run.test.ts` in process): each
+ * (`conformance.test.ts` over real sockets, `conformance.brokenServices.test.ts` in process): each
  * wraps `handle` and changes one rule, so that the runner must find it.
  */
 import { handle, type HandleContext, type Handled, type HttpRequest, type World } from '../src/http.js'

@@ -1,7 +1,7 @@
 /**
  * The planted bugs of the conformance kit: every broken variant of the reference service that a
  * conformance test proves `checkService` finds (test/conformance.test.ts over real sockets,
- * test/mutation.conformance*.test.ts in process), each with the options that aim the runner at
+ * test/conformance.inProcess.test.ts, test/conformance.brokenServices.test.ts in process), each with the options that aim the runner at
  * it, and the reference model as an in-process service under test to plant them in.
  *
  * Aimed: a check keeps only the service members (payment form, bank, webhooks) and the payment
@@ -259,12 +259,12 @@ const WEBHOOKS: ReadonlyArray<Member> = ['receivedWebhooks']
 const payouts = (change: (r: ServiceResponse) => ServiceResponse): (() => Plant) => () => ({ respond: (q, r) => (q.method === 'GET' && q.path.endsWith('/cancel') ? change(r) : r) })
 
 export const plantedBugs: ReadonlyArray<PlantedBug> = [
-  // test/conformance.test.ts (real sockets) and test/mutation.conformance.run.test.ts
+  // test/conformance.test.ts (real sockets) and test/conformance.brokenServices.test.ts
   { name: 'cancel allowed on an invoice', plant: () => ({ handler: cancelInvoice }), members: [], options: { kinds: ['invoice'] }, share: 0.098 },
   { name: 'a full refund that may exceed the charge', plant: () => ({ handler: refundTooMuch }), members: ['receivedWebhooks', 'completeForm'], options: { kinds: ['card'] }, share: 0.007 },
   { name: 'charge allowed when chargeImmediately is true', plant: () => ({ handler: chargeImmediate }), members: [], options: { kinds: ['card'] }, share: 0.029 },
   { name: 'no webhook on cancel', plant: () => ({ handler: silentCancel }), members: WEBHOOKS, options: { kinds: ['card'] }, share: 0.311 },
-  // test/mutation.conformance.run.test.ts
+  // test/conformance.brokenServices.test.ts
   { name: 'a stray second webhook on cancel', plant: () => ({ handler: doubleCancel }), members: WEBHOOKS, options: { kinds: ['card'] }, share: 0.311 },
   { name: 'a refused charge answers 400', plant: () => ({ handler: wrongStatus }), members: [], options: { kinds: ['card'] }, share: 0.092 },
   { name: 'a cancel answers success "yes"', plant: () => ({ handler: wrongBody }), members: [], options: { kinds: ['card'] }, share: 0.311 },
@@ -280,7 +280,7 @@ export const plantedBugs: ReadonlyArray<PlantedBug> = [
   { name: 'a raised split answers ValidationFailed (an invoice)', plant: () => ({ handler: raiseAsValidation }), members: [], options: { kinds: ['invoice'] }, share: 0.006 },
   { name: 'a partial transfer settles the invoice', plant: () => ({ settleOnAnyTransfer: true }), members: ['receivedWebhooks', 'receiveTransfer'], options: { kinds: ['invoice'] }, share: 0.063 },
   { name: 'a refused payment-form completion sends a webhook', plant: () => ({ hookOnRefusedForm: true }), members: ['receivedWebhooks', 'completeForm'], options: { kinds: ['card'] }, share: 0.104 },
-  // test/mutation.conformance.test.ts
+  // test/conformance.inProcess.test.ts
   { name: 'a wrong status code on a wrong route', plant: payouts((r) => ({ ...r, status: 400 })), members: [], options: {}, share: 0.074 },
   { name: 'a wrong error code on a wrong route', plant: payouts((r) => ({ ...r, body: { success: false, error: { code: 'NotFound', message: 'Gone.' } } })), members: [], options: {}, share: 0.074 },
   { name: 'no body on a wrong route', plant: payouts((r) => ({ ...r, body: undefined })), members: [], options: {}, share: 0.074 },
