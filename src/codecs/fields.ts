@@ -305,6 +305,39 @@ export const check = (
   return undefined
 }
 
+/** A field of an object: its key, its rule, and whether it is required (absent: optional). */
+export type Field = readonly [key: string, rule: Rule, required?: boolean]
+
+/**
+ * Checks the `fields` of the object `u` in their order with {@link check}, each own property read
+ * once, and sets each on `out`: a required one always (its value is used only when no issue was
+ * found, and then it holds), an optional one only when given, so that an absent one stays absent.
+ * For objects read once per call (a request, a customer, a stored state's top level); the lists'
+ * entries, read 100 000 times, read each field at its own call site instead.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { AMOUNT, checkFields, ID, type Issues } from './fields.js'
+ * const issues: Issues = []
+ * const out = checkFields(issues, { a: 5, b: 'x' }, '', -1, [['a', AMOUNT, true], ['b', ID], ['c', ID]], {})
+ * assert.deepStrictEqual(out, { a: 5, b: 'x' })
+ * assert.strictEqual(issues.length, 0)
+ */
+export const checkFields = (
+  issues: Issues,
+  u: Obj,
+  base: string,
+  index: number,
+  fields: ReadonlyArray<Field>,
+  out: Obj
+): Obj => {
+  for (const [key, rule, required] of fields) {
+    const v = check(issues, own(u, key), base, index, key, rule, required)
+    if (v !== undefined || required === true) out[key] = v
+  }
+  return out
+}
+
 /**
  * The error of a command-level field (`kid`, `paymentReferenceID`, `at`, `type`, a transfer's
  * `amount`…) that `rule` refuses, or that is absent when `required`; `undefined` when it is fine.

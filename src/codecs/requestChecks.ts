@@ -11,7 +11,7 @@
  * @internal
  * @module requestChecks
  */
-import { hasOwn } from '../internal/own.js'
+import { hasOwn, own } from '../internal/own.js'
 import type {
   MetaData,
   MoneySplitPatch as MoneySplitPatchType,
@@ -24,11 +24,13 @@ import {
   ARRAY,
   BOOLEAN,
   check,
+  checkFields,
   CURRENCY,
   DESCRIPTION,
   EMAIL,
   ENVIRONMENT,
   fail,
+  type Field,
   GATEWAY,
   ID,
   isObject,
@@ -89,9 +91,36 @@ export interface Validated<A> {
  * assert.strictEqual(read({ a: 1 }, 'a'), 1)
  * assert.strictEqual(read(Object.create({ a: 1 }) as object, 'a'), undefined) // inherited: absent
  */
-export const read = (o: object, key: string): unknown => (hasOwn(o, key) ? (o as Obj)[key] : undefined)
+export const read: (o: object, key: string) => unknown = own
 
 const UPDATE_TYPE = /* @__PURE__ */ oneOf('UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing')
+
+// The fields of a request checked by their rule alone, in the order of the interface (docs/rules.md
+// I2.1); `chargeImmediately` (required by the gateway), the lists, the customer and `metaData` are
+// checked between them by their own code.
+const REQUEST_HEAD: ReadonlyArray<Field> = [
+  ['externalPaymentReferenceID', ID, true],
+  ['environment', ENVIRONMENT, true],
+  ['paymentGateway', GATEWAY, true]
+]
+const REQUEST_BODY: ReadonlyArray<Field> = [
+  ['sellerConnectedAccountID', UUID, true],
+  ['externalObjectIdTag', ID],
+  ['description', DESCRIPTION],
+  ['grossAmount', POSITIVE, true],
+  ['currency', CURRENCY, true]
+]
+const REQUEST_URLS: ReadonlyArray<Field> = [
+  ['successUrl', URL_RULE, true],
+  ['failedUrl', URL_RULE, true]
+]
+const CUSTOMER: ReadonlyArray<Field> = [
+  ['name', NAME],
+  ['email', EMAIL],
+  ['mobilePrefix', MOBILE_PREFIX],
+  ['mobile', MOBILE],
+  ['customerType', ID]
+]
 
 /** Reads the field `key` of `from` once and checks it, as {@link check} does. */
 const get = (
@@ -260,18 +289,7 @@ export const checkCustomer = (
   index: number
 ): Obj | undefined => {
   if (!isObject(issues, u, base, index)) return undefined
-  const name = get(issues, u, base, index, 'name', NAME)
-  const email = get(issues, u, base, index, 'email', EMAIL)
-  const mobilePrefix = get(issues, u, base, index, 'mobilePrefix', MOBILE_PREFIX)
-  const mobile = get(issues, u, base, index, 'mobile', MOBILE)
-  const customerType = get(issues, u, base, index, 'customerType', ID)
-  const customer: Obj = {}
-  if (name !== undefined) customer.name = name
-  if (email !== undefined) customer.email = email
-  if (mobilePrefix !== undefined) customer.mobilePrefix = mobilePrefix
-  if (mobile !== undefined) customer.mobile = mobile
-  if (customerType !== undefined) customer.customerType = customerType
-  return customer
+  return checkFields(issues, u, base, index, CUSTOMER, {})
 }
 
 /**
@@ -348,24 +366,12 @@ const checkMetaData = (issues: Issues, v: unknown): MetaData => {
 /** The whole request, field by field in the order of docs/rules.md I2.1. */
 const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   if (!isObject(issues, u, '', -1)) return undefined
-  const out: Obj = {
-    externalPaymentReferenceID: get(issues, u, '', -1, 'externalPaymentReferenceID', ID, true),
-    environment: get(issues, u, '', -1, 'environment', ENVIRONMENT, true),
-    paymentGateway: get(issues, u, '', -1, 'paymentGateway', GATEWAY, true)
-  }
+  const out = checkFields(issues, u, '', -1, REQUEST_HEAD, {})
   // Required for card payments, optional for invoices; when the gateway itself is invalid only
   // its type is checked.
-  const card = out.paymentGateway === 'creditcard'
-  const chargeImmediately = get(issues, u, '', -1, 'chargeImmediately', BOOLEAN, card)
-  if (chargeImmediately !== undefined) out.chargeImmediately = chargeImmediately
-  out.sellerConnectedAccountID = get(issues, u, '', -1, 'sellerConnectedAccountID', UUID, true)
-  const externalObjectIdTag = get(issues, u, '', -1, 'externalObjectIdTag', ID)
-  if (externalObjectIdTag !== undefined) out.externalObjectIdTag = externalObjectIdTag
-  const description = get(issues, u, '', -1, 'description', DESCRIPTION)
-  if (description !== undefined) out.description = description
-  const grossAmount = get(issues, u, '', -1, 'grossAmount', POSITIVE, true)
-  out.grossAmount = grossAmount
-  out.currency = get(issues, u, '', -1, 'currency', CURRENCY, true)
+  checkFields(issues, u, '', -1, [['chargeImmediately', BOOLEAN, out.paymentGateway === 'creditcard']], out)
+  checkFields(issues, u, '', -1, REQUEST_BODY, out)
+  const grossAmount = out.grossAmount
   const sum = checkSplits(issues, read(u, 'moneySplitList'), out)
   if (grossAmount !== undefined && sum !== grossAmount && !Number.isNaN(sum)) {
     fail(issues, 'grossAmount', 'sum_mismatch', undefined, 'GrossAmountMismatch')
@@ -379,8 +385,7 @@ const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   const customer = read(u, 'customer')
   if (customer !== undefined) out.customer = checkCustomer(issues, customer, 'customer', -1)
   out.webhookSubscriptions = checkSubscriptions(issues, read(u, 'webhookSubscriptions'))
-  out.successUrl = get(issues, u, '', -1, 'successUrl', URL_RULE, true)
-  out.failedUrl = get(issues, u, '', -1, 'failedUrl', URL_RULE, true)
+  checkFields(issues, u, '', -1, REQUEST_URLS, out)
   out.metaData = checkMetaData(issues, read(u, 'metaData'))
   return out
 }
