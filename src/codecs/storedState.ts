@@ -19,7 +19,7 @@
  *
  * @module state
  */
-import { hasOwn } from '../internal/own.js'
+import { hasOwn, own } from '../internal/own.js'
 import * as E from '../internal/either.js'
 import type { PaymentError } from '../errors.js'
 import { invalid, paymentError, type IssueParams, type IssueReason, validationError } from '../errors.js'
@@ -28,10 +28,12 @@ import {
   ARRAY,
   BOOLEAN,
   check,
+  checkFields,
   CURRENCY,
   EMAIL,
   ENVIRONMENT,
   fail,
+  type Field,
   format,
   GATEWAY,
   isObject,
@@ -144,7 +146,7 @@ const META_VALUE: Rule = (v) =>
           : ['too_long', { max: MAX_METADATA_VALUE_LENGTH }]
 
 /** The customer's fields, each optional. */
-const CUSTOMER: ReadonlyArray<readonly [string, Rule]> = [
+const CUSTOMER: ReadonlyArray<Field> = [
   ['name', NAME],
   ['email', EMAIL],
   ['mobilePrefix', MOBILE_PREFIX],
@@ -168,12 +170,7 @@ type Mutable<A> = { -readonly [K in keyof A]: A[K] }
 
 const readCustomer = (issues: Issues, u: unknown): Customer | undefined => {
   if (!isObject(issues, u, 'state.customer', -1)) return undefined
-  const c: Obj = {}
-  for (const [key, rule] of CUSTOMER) {
-    const v = check(issues, hasOwn(u, key) ? u[key] : undefined, 'state.customer', -1, key, rule)
-    if (v !== undefined) c[key] = v
-  }
-  return c
+  return checkFields(issues, u, 'state.customer', -1, CUSTOMER, {})
 }
 
 const readSubscriptions = (issues: Issues, u: unknown): ReadonlyArray<WebhookSubscription> | undefined => {
@@ -470,58 +467,123 @@ const checkMoney = (issues: Issues, m: Money): void => {
 // validation
 // -------------------------------------------------------------------------------------
 
+// The top-level fields checked by their rule alone, in the order they are read (the order of the
+// interface); the others are read by their own code between these groups (see validatePayment).
+const HEAD: ReadonlyArray<Field> = [
+  ['paymentGateway', GATEWAY, true],
+  ['kind', KIND, true]
+]
+const IDS: ReadonlyArray<Field> = [
+  ['paymentReferenceID', UUID, true],
+  ['externalPaymentReferenceID', ID, true],
+  ['environment', ENVIRONMENT, true]
+]
+const TERMS: ReadonlyArray<Field> = [
+  ['sellerConnectedAccountID', UUID, true],
+  ['externalObjectIdTag', ID],
+  ['description', DESCRIPTION],
+  ['currency', CURRENCY, true],
+  ['grossAmount', AMOUNT, true]
+]
+const CUSTOMER_ID: ReadonlyArray<Field> = [['customerExternalID', ID, true]]
+const URLS: ReadonlyArray<Field> = [
+  ['successUrl', URL_RULE, true],
+  ['failedUrl', URL_RULE, true]
+]
+const AMOUNTS: ReadonlyArray<Field> = [
+  ['chargedAmount', AMOUNT, true],
+  ['refundedAmount', AMOUNT, true],
+  ['excessRefundedAmount', AMOUNT, true],
+  ['paidAmount', AMOUNT, true]
+]
+const TIMES: ReadonlyArray<Field> = [
+  ['createdAt', TIMESTAMP, true],
+  ['updatedAt', TIMESTAMP, true],
+  ['version', POSITIVE, true]
+]
+
+/** The keys of a payment after `schemaVersion`, in the order of the states `transition` makes. */
+const PAYMENT_KEYS: ReadonlyArray<string> = [
+  'status',
+  'kind',
+  'paymentReferenceID',
+  'externalPaymentReferenceID',
+  'environment',
+  'paymentGateway',
+  'sellerConnectedAccountID',
+  'currency',
+  'grossAmount',
+  'moneySplits',
+  'customerExternalID',
+  'webhookSubscriptions',
+  'successUrl',
+  'failedUrl',
+  'metaData',
+  'chargedAmount',
+  'refundedAmount',
+  'excessRefundedAmount',
+  'paidAmount',
+  'formAttempts',
+  'allocation',
+  'createdAt',
+  'updatedAt',
+  'version',
+  'chargeImmediately',
+  'externalObjectIdTag',
+  'description',
+  'customer',
+  'kid'
+]
+
 const kindOf = (gateway: PaymentGateway): PaymentKind => (gateway === 'invoice' ? 'invoice' : 'card')
 
 const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Payment> => {
   const issues: Issues = []
-  // Every property read once, as it is checked, each with its key written out: a read that every
-  // field shares (`o[key]`) is several times slower. A required field absent "is required".
-  const top = (v: unknown, key: string, rule: Rule, required = true): unknown =>
-    check(issues, v, 'state', -1, key, rule, required)
-
+  // Each field read once, in the order of the interface, into `r`; a required field absent "is
+  // required". The lists, the customer, `metaData` and the KID are read by their own code between.
+  const r: Obj = {}
+  const fields = (list: ReadonlyArray<Field>): void => {
+    checkFields(issues, o, 'state', -1, list, r)
+  }
   const status = check(issues, statusIn, 'state', -1, 'status', STATUS, true) as PaymentStatus | undefined
-  const paymentGateway = top((hasOwn(o, 'paymentGateway') ? o['paymentGateway'] : undefined), 'paymentGateway', GATEWAY) as PaymentGateway | undefined
-  let kind = top((hasOwn(o, 'kind') ? o['kind'] : undefined), 'kind', KIND) as PaymentKind | undefined
+  fields(HEAD)
+  const paymentGateway = r['paymentGateway'] as PaymentGateway | undefined
+  let kind = r['kind'] as PaymentKind | undefined
   if (kind !== undefined && paymentGateway !== undefined && kind !== kindOf(paymentGateway)) {
     add(issues, 'kind', 'not_one_of', { allowed: [kindOf(paymentGateway)] })
     kind = undefined
   }
-  const paymentReferenceID = top((hasOwn(o, 'paymentReferenceID') ? o['paymentReferenceID'] : undefined), 'paymentReferenceID', UUID) as string | undefined
-  const externalPaymentReferenceID = top((hasOwn(o, 'externalPaymentReferenceID') ? o['externalPaymentReferenceID'] : undefined), 'externalPaymentReferenceID', ID) as string | undefined
-  const environment = top((hasOwn(o, 'environment') ? o['environment'] : undefined), 'environment', ENVIRONMENT) as Payment['environment'] | undefined
+  fields(IDS)
+  const paymentReferenceID = r['paymentReferenceID'] as string | undefined
   // required for a card; when the kind is invalid only the type is checked
-  const chargeImmediately = top((hasOwn(o, 'chargeImmediately') ? o['chargeImmediately'] : undefined), 'chargeImmediately', BOOLEAN, kind === 'card') as boolean | undefined
-  const sellerConnectedAccountID = top((hasOwn(o, 'sellerConnectedAccountID') ? o['sellerConnectedAccountID'] : undefined), 'sellerConnectedAccountID', UUID) as string | undefined
-  const externalObjectIdTag = top((hasOwn(o, 'externalObjectIdTag') ? o['externalObjectIdTag'] : undefined), 'externalObjectIdTag', ID, false) as string | undefined
-  const description = top((hasOwn(o, 'description') ? o['description'] : undefined), 'description', DESCRIPTION, false) as string | undefined
-  const currency = top((hasOwn(o, 'currency') ? o['currency'] : undefined), 'currency', CURRENCY) as string | undefined
-  const grossAmount = top((hasOwn(o, 'grossAmount') ? o['grossAmount'] : undefined), 'grossAmount', AMOUNT) as number | undefined
-  const splits = readSplits(issues, 'moneySplits', (hasOwn(o, 'moneySplits') ? o['moneySplits'] : undefined), paymentReferenceID)
-  const customerExternalID = top((hasOwn(o, 'customerExternalID') ? o['customerExternalID'] : undefined), 'customerExternalID', ID) as string | undefined
-  const customerIn = (hasOwn(o, 'customer') ? o['customer'] : undefined)
+  fields([['chargeImmediately', BOOLEAN, kind === 'card']])
+  fields(TERMS)
+  const splits = readSplits(issues, 'moneySplits', own(o, 'moneySplits'), paymentReferenceID)
+  fields(CUSTOMER_ID)
+  const customerIn = own(o, 'customer')
   const customer = customerIn === undefined ? undefined : readCustomer(issues, customerIn)
-  const webhookSubscriptions = readSubscriptions(issues, (hasOwn(o, 'webhookSubscriptions') ? o['webhookSubscriptions'] : undefined))
-  const successUrl = top((hasOwn(o, 'successUrl') ? o['successUrl'] : undefined), 'successUrl', URL_RULE) as string | undefined
-  const failedUrl = top((hasOwn(o, 'failedUrl') ? o['failedUrl'] : undefined), 'failedUrl', URL_RULE) as string | undefined
-  const metaData = readMetaData(issues, (hasOwn(o, 'metaData') ? o['metaData'] : undefined))
-  const chargedAmount = top((hasOwn(o, 'chargedAmount') ? o['chargedAmount'] : undefined), 'chargedAmount', AMOUNT) as number | undefined
-  const refundedAmount = top((hasOwn(o, 'refundedAmount') ? o['refundedAmount'] : undefined), 'refundedAmount', AMOUNT) as number | undefined
-  const excessRefundedAmount = top((hasOwn(o, 'excessRefundedAmount') ? o['excessRefundedAmount'] : undefined), 'excessRefundedAmount', AMOUNT) as number | undefined
-  const paidAmount = top((hasOwn(o, 'paidAmount') ? o['paidAmount'] : undefined), 'paidAmount', AMOUNT) as number | undefined
-  const kidIn = (hasOwn(o, 'kid') ? o['kid'] : undefined)
+  const webhookSubscriptions = readSubscriptions(issues, own(o, 'webhookSubscriptions'))
+  fields(URLS)
+  const metaData = readMetaData(issues, own(o, 'metaData'))
+  fields(AMOUNTS)
+  const kidIn = own(o, 'kid')
   const kid = kind === 'invoice' ? check(issues, kidIn, 'state', -1, 'kid', KID, true) as string | undefined : undefined
   // a card payment has no KID: its length must be 0 (docs/decisions.md "Issues: reasons, catalogs and caps")
   if (kind === 'card' && kidIn !== undefined) add(issues, 'kid', 'too_long', ZERO)
-  const formAttempts = readFormAttempts(issues, (hasOwn(o, 'formAttempts') ? o['formAttempts'] : undefined))
+  const formAttempts = readFormAttempts(issues, own(o, 'formAttempts'))
   if (kind === 'invoice' && formAttempts !== undefined && formAttempts.length > 0) {
     // an invoice has no payment form
     add(issues, 'formAttempts', 'too_many', ZERO)
   }
-  const allocationRead = readSplits(issues, 'allocation', (hasOwn(o, 'allocation') ? o['allocation'] : undefined), paymentReferenceID)
+  const allocationRead = readSplits(issues, 'allocation', own(o, 'allocation'), paymentReferenceID)
   const allocation = allocationRead === undefined ? undefined : shareIfSame(allocationRead, splits)
-  const createdAt = top((hasOwn(o, 'createdAt') ? o['createdAt'] : undefined), 'createdAt', TIMESTAMP) as string | undefined
-  const updatedAt = top((hasOwn(o, 'updatedAt') ? o['updatedAt'] : undefined), 'updatedAt', TIMESTAMP) as string | undefined
-  const version = top((hasOwn(o, 'version') ? o['version'] : undefined), 'version', POSITIVE) as number | undefined
+  fields(TIMES)
+  const grossAmount = r['grossAmount'] as number | undefined
+  const chargedAmount = r['chargedAmount'] as number | undefined
+  const refundedAmount = r['refundedAmount'] as number | undefined
+  const excessRefundedAmount = r['excessRefundedAmount'] as number | undefined
+  const paidAmount = r['paidAmount'] as number | undefined
+  const chargeImmediately = r['chargeImmediately'] as boolean | undefined
 
   if (status !== undefined && kind !== undefined) {
     checkMoney(issues, {
@@ -547,39 +609,21 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
   // issue, every required field below holds a valid value.
   if (issues.length > 0) return E.left(validationError(issues))
 
-  const p = {
-    schemaVersion: SCHEMA_VERSION,
-    status,
-    kind,
-    paymentReferenceID,
-    externalPaymentReferenceID,
-    environment,
-    paymentGateway,
-    sellerConnectedAccountID,
-    currency,
-    grossAmount,
-    moneySplits: splits?.splits,
-    customerExternalID,
-    webhookSubscriptions,
-    successUrl,
-    failedUrl,
-    metaData,
-    chargedAmount,
-    refundedAmount,
-    excessRefundedAmount,
-    paidAmount,
-    formAttempts,
-    allocation: allocation?.splits,
-    createdAt,
-    updatedAt,
-    version
-  } as Mutable<Payment>
-  if (chargeImmediately !== undefined) p.chargeImmediately = chargeImmediately
-  if (externalObjectIdTag !== undefined) p.externalObjectIdTag = externalObjectIdTag
-  if (description !== undefined) p.description = description
-  if (customer !== undefined) p.customer = customer
-  if (kid !== undefined) p.kid = kid
-  return E.right(p)
+  r['status'] = status
+  r['moneySplits'] = splits?.splits
+  r['customer'] = customer
+  r['webhookSubscriptions'] = webhookSubscriptions
+  r['metaData'] = metaData
+  r['kid'] = kid
+  r['formAttempts'] = formAttempts
+  r['allocation'] = allocation?.splits
+  // the fields in the key order of the states `transition` makes, the optional ones last and only when set
+  const p: Obj = { schemaVersion: SCHEMA_VERSION }
+  for (const key of PAYMENT_KEYS) {
+    const v = own(r, key)
+    if (v !== undefined) p[key] = v
+  }
+  return E.right(p as unknown as Payment)
 }
 
 /**
