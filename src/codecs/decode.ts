@@ -75,7 +75,7 @@ import {
   validatePaymentIntentRequest,
   type Validated
 } from './requestChecks.js'
-import { standard, type StandardSchemaV1 } from './standardSchema.js'
+import { issuesOf, standard, type StandardSchemaV1 } from './standardSchema.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -255,7 +255,7 @@ const codec = <Input, A>(
       const r = collector(u)
       return r.value === undefined
         ? t.failures(
-            (validationError(r.issues).issues ?? []).map((issue) => ({
+            issuesOf(r.issues).map((issue) => ({
               value: u,
               context: [...c, { key: issue.path, type, actual: u }],
               message: issue.message

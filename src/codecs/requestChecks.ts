@@ -155,7 +155,7 @@ const listLength = (issues: Issues, v: unknown, path: string, max: number, requi
 /** True when `list` has a hole at `i` (an issue is pushed): the walk stops there. */
 const hole = (issues: Issues, list: ReadonlyArray<unknown>, path: string, i: number): boolean => {
   if (hasOwn(list, i)) return false
-  fail(issues, () => `${path}.${i}`, 'required')
+  fail(issues, () => pathOf(path, i, ''), 'required')
   return true
 }
 

@@ -85,6 +85,19 @@ export const pathKeys = (path: string): Array<string | number> =>
       : path.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k))
 
 /**
+ * The issues of a failed collection as its error gives them: at most 100, then one
+ * `too_many_issues` that counts the rest.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { issuesOf } from './standardSchema.js'
+ * assert.deepStrictEqual(issuesOf([]), [])
+ */
+export const issuesOf = (issues: Parameters<typeof validationError>[0]): ReadonlyArray<Issue> =>
+  validationError(issues).issues ?? []
+
+/**
  * The `~standard` property of the codec of a collector: `validate` runs it synchronously and gives
  * `{ value }` or `{ issues }` (at most 100 and a `too_many_issues` one, as the codecs' errors).
  *
@@ -101,6 +114,6 @@ export const standard = <Input, Output>(
     const r = collector(u)
     return r.value !== undefined
       ? { value: r.value }
-      : { issues: (validationError(r.issues).issues ?? []).map((i) => ({ ...i, path: pathKeys(i.path) })) }
+      : { issues: issuesOf(r.issues).map((i) => ({ ...i, path: pathKeys(i.path) })) }
   }
 })
