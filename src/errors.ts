@@ -162,8 +162,10 @@ export const issue = (
   params?: IssueParams,
   code: IssueCode = 'ValidationFailed'
 ): Issue => {
-  const message = formatIssue({ reason, params }, en)
-  return params === undefined ? { path, code, reason, message } : { path, code, reason, params, message }
+  const found: { path: string; code: IssueCode; reason: IssueReason; params?: IssueParams; message?: string } = { path, code, reason }
+  if (params !== undefined) found.params = params
+  found.message = formatIssue(found, en)
+  return found as Issue
 }
 
 /**

@@ -95,7 +95,8 @@ export const pathKeys = (path: string): Array<string | number> =>
  * assert.deepStrictEqual(issuesOf([]), [])
  */
 export const issuesOf = (issues: Parameters<typeof validationError>[0]): ReadonlyArray<Issue> =>
-  validationError(issues).issues ?? []
+  // a validation error always has its issues
+  validationError(issues).issues as ReadonlyArray<Issue>
 
 /**
  * The `~standard` property of the codec of a collector: `validate` runs it synchronously and gives
