@@ -7,7 +7,8 @@
  */
 import * as E from '../internal/either.js'
 import type { Issue, PaymentError } from '../errors.js'
-import { issue, paymentError, validationError } from '../errors.js'
+import { issue, MAX_ISSUES, paymentError, validationError } from '../errors.js'
+import { keySegment } from '../codecs/fields.js'
 import type { Payment } from '../payment.js'
 import { admitState } from '../trustedState.js'
 import { isPayment } from '../payment.js'
@@ -17,12 +18,6 @@ import { webhookPaymentOf } from './webhooks.js'
 import { customerOf, keyOf, notFound, type World } from './world.js'
 
 const QUERY_KEY = 'externalPaymentReferenceID'
-
-/** At most this many issues, then one that counts the rest (docs/rules.md C3, bounded errors). */
-const MAX_ISSUES = 100
-
-/** A path segment (a query parameter's name) cut to 64 UTF-16 units and `…` (docs/rules.md C3). */
-const cut = (key: string): string => (key.length > 64 ? `${key.slice(0, 64)}…` : key)
 
 /**
  * The `externalPaymentReferenceID` of a `GET /payments` query (docs/rules.md C9): exactly once,
@@ -40,7 +35,7 @@ export const readFindQuery = (query: string): E.Either<PaymentError, string> => 
   for (const key of params.keys()) {
     if (key === QUERY_KEY || seen.has(key)) continue
     seen.add(key)
-    add(issue(cut(key), 'not_one_of', { allowed: [QUERY_KEY] }))
+    add(issue(keySegment(key), 'not_one_of', { allowed: [QUERY_KEY] }))
   }
   const values = params.getAll(QUERY_KEY)
   if (values.length === 0) add(issue(QUERY_KEY, 'required'))
