@@ -54,7 +54,8 @@ const unpack = (steps: string): Map<string, boolean> => {
     }
     if (step >= 79) step = 79 + (step - 79) * 92 + steps.charCodeAt(++i) - 35
     n += step
-    codes.set(String.fromCharCode(65 + Math.floor(n / 676), 65 + (Math.floor(n / 26) % 26), 65 + (n % 26)), hundredths)
+    // n is below 26³: `| 0` truncates as Math.floor would
+    codes.set(String.fromCharCode(65 + ((n / 676) | 0), 65 + (((n / 26) | 0) % 26), 65 + (n % 26)), hundredths)
     hundredths = true
   }
   return codes

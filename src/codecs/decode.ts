@@ -52,6 +52,7 @@ import type {
   PaymentIntentRequest as PaymentIntentRequestType,
   WebhookSubscription as WebhookSubscriptionType
 } from './requests.js'
+import { own } from '../internal/own.js'
 import { isRecord } from './fields.js'
 import {
   MAX_DESCRIPTION_LENGTH,
@@ -70,7 +71,6 @@ import {
   checkSplit,
   checkSubscription,
   collect,
-  read,
   validateMoneySplitPatch,
   validatePaymentIntentRequest,
   type Validated
@@ -270,7 +270,7 @@ const codec = <Input, A>(
 
 /** True when the subscription's event type is in its short form (read again). */
 const isShortEventType = (s: unknown): boolean => {
-  const eventType = isRecord(s) ? read(s, 'eventType') : undefined
+  const eventType = isRecord(s) ? own(s, 'eventType') : undefined
   return parseWebhookEventType(eventType) === eventType
 }
 
@@ -291,9 +291,9 @@ export const PaymentIntentRequest: Codec<PaymentIntentRequestInput, PaymentInten
   'PaymentIntentRequest',
   validatePaymentIntentRequest,
   (u) => {
-    const subscriptions = read(u, 'webhookSubscriptions')
+    const subscriptions = own(u, 'webhookSubscriptions')
     return (
-      isRecord(read(u, 'metaData')) &&
+      isRecord(own(u, 'metaData')) &&
       Array.isArray(subscriptions) &&
       (subscriptions as ReadonlyArray<unknown>).every(isShortEventType)
     )

@@ -81,17 +81,6 @@ export interface Validated<A> {
 // The generic field check, the issues and the rules per kind of field live in src/codecs/fields.ts,
 // shared with `validateState`; what only a request needs stays here.
 
-/**
- * The own property `key` of `o`, read once; `undefined` when `o` has no such own property.
- *
- * @internal
- * @example
- * import * as assert from 'node:assert'
- * import { read } from './requestChecks.js'
- * assert.strictEqual(read({ a: 1 }, 'a'), 1)
- * assert.strictEqual(read(Object.create({ a: 1 }) as object, 'a'), undefined) // inherited: absent
- */
-export const read: (o: object, key: string) => unknown = own
 
 const UPDATE_TYPE = /* @__PURE__ */ oneOf('UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing')
 
@@ -131,7 +120,7 @@ const get = (
   key: string,
   rule: Rule,
   required = false
-): unknown => check(issues, read(from, key), base, index, key, rule, required)
+): unknown => check(issues, own(from, key), base, index, key, rule, required)
 
 // -------------------------------------------------------------------------------------
 // lists
@@ -311,7 +300,7 @@ export const checkSubscription = (
   index: number
 ): Obj | undefined => {
   if (!isObject(issues, u, base, index)) return undefined
-  const raw = read(u, 'eventType')
+  const raw = own(u, 'eventType')
   const eventType = parseWebhookEventType(raw)
   if (eventType === undefined) {
     fail(
@@ -372,21 +361,21 @@ const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   checkFields(issues, u, '', -1, [['chargeImmediately', BOOLEAN, out.paymentGateway === 'creditcard']], out)
   checkFields(issues, u, '', -1, REQUEST_BODY, out)
   const grossAmount = out.grossAmount
-  const sum = checkSplits(issues, read(u, 'moneySplitList'), out)
+  const sum = checkSplits(issues, own(u, 'moneySplitList'), out)
   if (grossAmount !== undefined && sum !== grossAmount && !Number.isNaN(sum)) {
     fail(issues, 'grossAmount', 'sum_mismatch', undefined, 'GrossAmountMismatch')
   }
-  const customerID = read(u, 'customerExternalID')
+  const customerID = own(u, 'customerExternalID')
   if (customerID === undefined || customerID === null || customerID === '') {
     fail(issues, 'customerExternalID', 'required', undefined, 'MissingCustomerExternalID')
   } else {
     out.customerExternalID = check(issues, customerID, '', -1, 'customerExternalID', ID)
   }
-  const customer = read(u, 'customer')
+  const customer = own(u, 'customer')
   if (customer !== undefined) out.customer = checkCustomer(issues, customer, 'customer', -1)
-  out.webhookSubscriptions = checkSubscriptions(issues, read(u, 'webhookSubscriptions'))
+  out.webhookSubscriptions = checkSubscriptions(issues, own(u, 'webhookSubscriptions'))
   checkFields(issues, u, '', -1, REQUEST_URLS, out)
-  out.metaData = checkMetaData(issues, read(u, 'metaData'))
+  out.metaData = checkMetaData(issues, own(u, 'metaData'))
   return out
 }
 
@@ -494,7 +483,7 @@ export const walkMoneySplitPatch = (
   const issues: Issues = []
   if (!isObject(issues, input, '', -1)) return { issues, newGrossAmount: undefined }
   const path = 'moneySplitPatch'
-  const raw = read(input, path)
+  const raw = own(input, path)
   const n = listLength(issues, raw, path, Infinity, true)
   if (n >= 0) {
     const list = raw as ReadonlyArray<unknown>
