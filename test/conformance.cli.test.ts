@@ -180,16 +180,23 @@ describe('paysplit-check against the reference server', () => {
       } finally {
         await buggy.server.close()
       }
-      // the printed line, against a fresh copy of the bug: the same failure, in one run
-      const fresh = await serve(make())
-      try {
-        const again = await cli([fresh.base, ...replayArgs(found.failure?.replay ?? ''), '--json', file])
-        expect(again.code).toBe(1)
-        expect(readJson(file).failure?.counterexample).toBe(found.failure?.counterexample)
-        expect(again.out).toMatch(/after 1 run\(s\)/)
-      } finally {
-        await fresh.server.close()
+      // the printed line, against a fresh copy of the bug: the same failure, in one run. A race
+      // (two requests at once) depends on the scheduler, so its replay is tried on up to five fresh
+      // servers (docs/testing.md: a race replays "usually, not always"); the others reproduce at once.
+      let reproduced = false
+      for (let attempt = 0; attempt < 5 && !reproduced; attempt++) {
+        const fresh = await serve(make())
+        try {
+          const again = await cli([fresh.base, ...replayArgs(found.failure?.replay ?? ''), '--json', file])
+          reproduced =
+            again.code === 1 &&
+            readJson(file).failure?.counterexample === found.failure?.counterexample &&
+            /after 1 run\(s\)/.test(again.out)
+        } finally {
+          await fresh.server.close()
+        }
       }
+      expect(reproduced).toBe(true)
     })
   }
 
