@@ -1130,7 +1130,7 @@ describe('decodeMoneySplitPatch: the patch shape only (C3 last sentence, I2.5)',
     )
   })
 
-  it('an empty patch has a valid shape (the §4 rules are transition’s)', () => {
+  it('an empty patch has a valid shape (the C4 rules are transition’s)', () => {
     expect(decodeMoneySplitPatch(patch([]))).toEqual(
       E.right({ moneySplitPatch: [], newGrossAmount: 0 })
     )

@@ -37,7 +37,7 @@ const types = (events: ReadonlyArray<PaymentEvent>): ReadonlyArray<string> => ev
 const immediateCard = () => create(cardRequest({ chargeImmediately: true }))
 
 describe('I1: what the service does', () => {
-  it('§1.1 a payment intent carries gross amount, currency, gateway, money splits and a customer reference', () => {
+  it('I1.1 a payment intent carries gross amount, currency, gateway, money splits and a customer reference', () => {
     const p = paymentAfter(create())
     expect(p).toMatchObject({
       grossAmount: 10000,
@@ -53,12 +53,12 @@ describe('I1: what the service does', () => {
     ])
   })
 
-  it('§1.2 a split can be marked as the platform fee', () => {
+  it('I1.2 a split can be marked as the platform fee', () => {
     const p = paymentAfter(create())
     expect(p.moneySplits.filter((s) => s.isFee).map((s) => s.amount)).toEqual([1000])
   })
 
-  it('§1.3 the customer is created or updated inside the create request (CustomerUpserted)', () => {
+  it('I1.3 the customer is created or updated inside the create request (CustomerUpserted)', () => {
     const customer = { name: 'Kari Nordmann', email: 'kari@example.no', mobilePrefix: '+47', mobile: '41234567', customerType: 'Individual' }
     const { state, events } = run(initialState, create(cardRequest({ customer })))
     expect(types(events)).toEqual(['PaymentCreated', 'CustomerUpserted'])
@@ -68,7 +68,7 @@ describe('I1: what the service does', () => {
     expect('customer' in without.state).toBe(false)
   })
 
-  it('§1.6 chargeImmediately has no effect on invoices', () => {
+  it('I1.6 chargeImmediately has no effect on invoices', () => {
     for (const chargeImmediately of [true, false, undefined]) {
       const inv = paymentAfter(createInvoice(invoiceRequest({ chargeImmediately })))
       expect(errorOf(inv, complete()).code).toBe('FormNotUsedForInvoice')
@@ -78,7 +78,7 @@ describe('I1: what the service does', () => {
     }
   })
 
-  it('§1.6 an invoice can only go from Initiated to Charged', () => {
+  it('I1.6 an invoice can only go from Initiated to Charged', () => {
     const inv = paymentAfter(createInvoice())
     expect(inv.status).toBe('Initiated')
     expect(errorOf(inv, complete()).code).toBe('FormNotUsedForInvoice')
@@ -87,14 +87,14 @@ describe('I1: what the service does', () => {
     expect(run(inv, transfer(10000)).state.status).toBe('Charged')
   })
 
-  it('§1.6 an invoice payment cannot be cancelled', () => {
+  it('I1.6 an invoice payment cannot be cancelled', () => {
     const inv = paymentAfter(createInvoice())
     expect(errorOf(inv, cancel()).code).toBe('InvoiceCannotBeCancelled')
     const partly = paymentAfter(createInvoice(), transfer(100))
     expect(errorOf(partly, cancel()).code).toBe('InvoiceCannotBeCancelled')
   })
 
-  it('§1.7 amounts are integers in minor units: fractions, unsafe and negative amounts are rejected', () => {
+  it('I1.7 amounts are integers in minor units: fractions, unsafe and negative amounts are rejected', () => {
     for (const bad of [100.5, -1, Number.MAX_SAFE_INTEGER + 1, Number.NaN, Infinity, '100']) {
       const e = errorOf(initialState, create(cardRequest({ grossAmount: bad })))
       expect(e.code).toBe('ValidationFailed')
@@ -425,7 +425,7 @@ describe('C2: order of checks and the remaining guards', () => {
 })
 
 describe('C2: the Payment after create', () => {
-  it('holds every field SPEC names, the request’s optional ones only when given, splitIDs 1..n in request order', () => {
+  it('holds every field the contract names, the request’s optional ones only when given, splitIDs 1..n in request order', () => {
     const p = paymentAfter(create())
     expect(p).toMatchObject({
       paymentReferenceID: PAYMENT_ID,

@@ -241,7 +241,7 @@ describe('failure bodies (C6)', () => {
   })
 })
 
-describe('I4 rule 1 and §7 item 1: the outcome of cancel, charge and full refund is readable from the status code alone', () => {
+describe('I4 rule 1 and I7 item 1: the outcome of cancel, charge and full refund is readable from the status code alone', () => {
   type Step = 'complete' | 'fail' | 'charge' | 'cancel' | 'refund' | 'partial' | 'adjust' | 'transfer'
   const steps: ReadonlyArray<Step> = ['complete', 'fail', 'charge', 'cancel', 'refund', 'partial', 'adjust', 'transfer']
 

@@ -57,7 +57,7 @@ afterAll(async () => {
   await receiver.stop()
 })
 
-describe('a card payment charged later: create, form, charge, partial refund, full refund (seed §3)', () => {
+describe('a card payment charged later: create, form, charge, partial refund, full refund (I3)', () => {
   it('walks through every step with the seed bodies and status codes; the tables hold each state, event and webhook', async () => {
     const id = await create(cardRequest({ externalPaymentReferenceID: ref('walk'), webhookSubscriptions: [{ eventType: 'ChargedPayment', url: `${hooks}/charged` }] }))
     const form = await pay(id, 'complete')
@@ -96,14 +96,14 @@ describe('a card payment charged later: create, form, charge, partial refund, fu
 })
 
 describe('cards: the seed rules over the wire', () => {
-  it('chargeImmediately true: the form charges at once; charge → 409 (seed §3 rule 3)', async () => {
+  it('chargeImmediately true: the form charges at once; charge → 409 (I3 rule 3)', async () => {
     const id = await create(cardRequest({ externalPaymentReferenceID: ref('now'), chargeImmediately: true }))
     expect((await pay(id, 'complete')).status).toBe(303)
     expect(await stored(id)).toMatchObject({ status: 'Charged', chargedAmount: 10000 })
     expect((await call(base, 'POST', `/payments/${id}/charge`)).status).toBe(409)
   })
 
-  it('cancel of an Initiated payment → 200; refunds only in Charged → 409 (seed §3 rules 1, 2)', async () => {
+  it('cancel of an Initiated payment → 200; refunds only in Charged → 409 (I3 rules 1, 2)', async () => {
     const id = await create(cardRequest({ externalPaymentReferenceID: ref('cancel') }))
     expect((await call(base, 'POST', `/payments/${id}/refund`)).status).toBe(409)
     expect(await call(base, 'POST', `/payments/${id}/cancel`)).toMatchObject({ status: 200, body: { success: true, error: null } })

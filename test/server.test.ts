@@ -156,7 +156,7 @@ describe('cards: the seed rules over the wire', () => {
   })
 })
 
-describe('invoices over the wire (I1 item 6; §3)', () => {
+describe('invoices over the wire (I1 item 6; I3)', () => {
   it('create gives a KID; cancel and charge → 409; a partial transfer, then an adjustment that settles: InvoiceAdjusted then Charged', async () => {
     const r = await call(base, 'POST', '/payments', invoiceRequest({ externalPaymentReferenceID: ref('inv') }))
     expect(r.status).toBe(201)

@@ -220,7 +220,7 @@ describe('externalPaymentReferenceID is unique (C6)', () => {
   })
 })
 
-describe('customers (I1 item 3, §2.1 customer; C6)', () => {
+describe('customers (I1 item 3, I2.1 customer; C6)', () => {
   it('created from the request, updated by later requests: given fields overwrite, absent ones keep; untouched without customer', () => {
     const s = new Session()
     s.create(cardRequest({ customer: { name: 'Kari Nordmann', email: 'kari@example.no', customerType: 'Individual' } }))
@@ -246,7 +246,7 @@ describe('customers (I1 item 3, §2.1 customer; C6)', () => {
   })
 })
 
-describe('POST /payments/{id}/cancel (I3 rules 1 and 4; §2.6)', () => {
+describe('POST /payments/{id}/cancel (I3 rules 1 and 4; I2.6)', () => {
   it('Initiated or Reserved → 200 { response, success: true, error: null } and a Cancelled webhook', () => {
     for (const reserve of [false, true]) {
       const s = new Session()
@@ -285,7 +285,7 @@ describe('POST /payments/{id}/cancel (I3 rules 1 and 4; §2.6)', () => {
   })
 })
 
-describe('POST /payments/{id}/charge (I3 rule 3; §2.6)', () => {
+describe('POST /payments/{id}/charge (I3 rule 3; I2.6)', () => {
   it('Reserved (chargeImmediately false) → 200 { success: true, error: null } and a Charged webhook', () => {
     const s = new Session()
     const id = s.create(cardRequest())
@@ -313,7 +313,7 @@ describe('POST /payments/{id}/charge (I3 rule 3; §2.6)', () => {
   })
 })
 
-describe('POST /payments/{id}/refund (I3 rule 2; §2.6)', () => {
+describe('POST /payments/{id}/refund (I3 rule 2; I2.6)', () => {
   it('Charged → 200 { response, success: true, error: null }; every split back to 0; a Refunded webhook', () => {
     const s = new Session()
     const id = s.create(cardRequest({ chargeImmediately: true }))
