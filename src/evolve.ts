@@ -106,12 +106,15 @@ const zeroed = (frozen: ReadonlyArray<MoneySplit>): ReadonlyArray<MoneySplit> =>
 }
 
 /**
- * A fresh copy of `p` after one more event: the event's `at` as `updatedAt`, the version counted
- * up; the caller then sets the fields its event changes on this new, not yet shared object.
- * One object literal that names every field of {@link Payment} (optional ones only when present,
- * so `'customer' in p` stays false when there is none), not a spread (docs/performance.md, "Why the code looks like this").
+ * A fresh copy of `p`: one object literal that names every field of {@link Payment} (optional
+ * ones only when present, so `'customer' in p` stays false when there is none), not a spread
+ * (docs/performance.md, "Why the code looks like this"). `validateState` builds its payments with
+ * it too, so that every state has the shape of those `transition` makes and the code that reads
+ * states sees one shape, not one per way of building them.
+ *
+ * @internal
  */
-const next = (p: Payment, at: string): Mutable<Payment> => {
+export const copyPayment = (p: Payment): Mutable<Payment> => {
   const n: Mutable<Payment> = {
     schemaVersion: SCHEMA_VERSION,
     status: p.status,
@@ -136,8 +139,8 @@ const next = (p: Payment, at: string): Mutable<Payment> => {
     formAttempts: p.formAttempts,
     allocation: p.allocation,
     createdAt: p.createdAt,
-    updatedAt: at,
-    version: p.version + 1
+    updatedAt: p.updatedAt,
+    version: p.version
   }
   // optional fields: a value found is copied only when it is `p`'s own (docs/decisions.md); the
   // own-property test runs only for a field that is there, so an absent one costs nothing
@@ -151,6 +154,17 @@ const next = (p: Payment, at: string): Mutable<Payment> => {
   if (kid !== undefined && (!('kid' in OP) || Object.hasOwn(p, 'kid'))) n.kid = kid
   const customer = p.customer
   if (customer !== undefined && (!('customer' in OP) || Object.hasOwn(p, 'customer'))) n.customer = customer
+  return n
+}
+
+/**
+ * A fresh copy of `p` after one more event: the event's `at` as `updatedAt`, the version counted
+ * up; the caller then sets the fields its event changes on this new, not yet shared object.
+ */
+const next = (p: Payment, at: string): Mutable<Payment> => {
+  const n = copyPayment(p)
+  n.updatedAt = at
+  n.version = p.version + 1
   return n
 }
 
