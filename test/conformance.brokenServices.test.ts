@@ -26,7 +26,8 @@ import {
   type WebhookDelivery,
   type World
 } from '../src/http.js'
-import { cancelInvoice, chargeImmediate, paymentOf, type Handler } from './conformance.fixtures.js'
+import { cancelInvoice, chargeImmediate, type Handler } from './conformance.fixtures.js'
+import { doubleCancel, lenientPatch, noKid, raiseAsValidation, silent, silentCancel, wrongBody, wrongStatus } from './conformance.planted.js'
 import { assertConforms, checkService, type CheckServiceOptions, type ConformanceReport, type ReceivedWebhook, type ServiceRequest } from '../src/testing.js'
 
 
@@ -147,61 +148,9 @@ const commandsOf = (report: ConformanceReport): string => (report.ok ? '' : (/^C
 // broken variants of the model (as in test/conformance.test.ts)
 // -------------------------------------------------------------------------------------
 
-/** No webhook when a payment is cancelled. */
-const silentCancel: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  return [after, response, deliveries.filter((d) => d.eventType !== 'Cancelled')]
-}
-/** A second, stray webhook for each cancel. */
-const doubleCancel: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  return [after, response, deliveries.flatMap((d) => (d.eventType === 'Cancelled' ? [d, { ...d, url: 'https://hooks.example/stray' }] : [d]))]
-}
-/** A refused charge answers 400 instead of 409. */
-const wrongStatus: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries]
-}
-/** A cancel answers with `success: "yes"`. */
-const wrongBody: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  return [after, request.path.endsWith('/cancel') && response.status === 200 ? { ...response, body: { ...(response.body as object), success: 'yes' } as never } : response, deliveries]
-}
-/** The create response leaves out the invoice's KID. */
-const noKid: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  const created = field(field(response.body, 'paymentIntent'), 'paymentCreated')
-  if (response.status !== 201 || typeof created !== 'object' || created === null) return [after, response, deliveries]
-  const rest = Object.fromEntries(Object.entries(created).filter(([k]) => k !== 'kid'))
-  return [after, { ...response, body: { ...(response.body as object), paymentIntent: { ...(field(response.body, 'paymentIntent') as object), paymentCreated: rest } } as never }, deliveries]
-}
-/** No webhook when a payment is partly refunded. */
-const silentPartialRefund: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  return [after, response, deliveries.filter((d) => d.eventType !== 'PartiallyRefunded')]
-}
-/** No webhook when an invoice is adjusted. */
-const silentAdjust: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  return [after, response, deliveries.filter((d) => d.eventType !== 'InvoiceAdjusted')]
-}
-/** A split patch that leaves out a split is read as leaving that split alone (instead of a 400 PatchSplitMismatch). */
-const lenientPatch: Handler = (world, request, ctx) => {
-  const p = paymentOf(world, request.path)
-  const patch = field(request.body, 'moneySplitPatch')
-  if (p === undefined || !Array.isArray(patch) || !/\/(refund\/partially|adjust)$/.test(request.path)) return handle(world, request, ctx)
-  const named = new Set(patch.map((e) => field(e, 'splitID')))
-  const filled = [...patch, ...p.moneySplits.filter((s) => !named.has(s.splitID)).map((s) => ({ splitID: s.splitID, updateType: 'DoNothing' }))]
-  return handle(world, { ...request, body: { ...(request.body as object), moneySplitPatch: filled } }, ctx)
-}
-
-/** A raised split answers 400 ValidationFailed instead of 400 SplitAmountIncrease. */
-const raiseAsValidation: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  const error = field(response.body, 'error')
-  if (field(error, 'code') !== 'SplitAmountIncrease') return [after, response, deliveries]
-  return [after, { ...response, body: { success: false, error: { ...(error as object), code: 'ValidationFailed' } } as never }, deliveries]
-}
+// The broken variants shared with the seed sweep (test/conformance.planted.ts), and two more silences.
+const silentPartialRefund: Handler = silent('PartiallyRefunded')
+const silentAdjust: Handler = silent('InvoiceAdjusted')
 
 /** What a failed report shows, for pinning: the request log as lines and fast-check's commands. */
 const failureOf = (report: ConformanceReport) =>

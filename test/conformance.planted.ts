@@ -55,7 +55,7 @@ export const refundTooMuch: Handler = (world, request, ctx) => {
 }
 
 /** Drops the webhooks of one event type. */
-const silent =
+export const silent =
   (eventType: string): Handler =>
   (world, request, ctx) => {
     const [after, response, deliveries] = handle(world, request, ctx)
@@ -66,25 +66,25 @@ const silent =
 export const silentCancel: Handler = silent('Cancelled')
 
 /** A second, stray webhook for each cancel. */
-const doubleCancel: Handler = (world, request, ctx) => {
+export const doubleCancel: Handler = (world, request, ctx) => {
   const [after, response, deliveries] = handle(world, request, ctx)
   return [after, response, deliveries.flatMap((d) => (d.eventType === 'Cancelled' ? [d, { ...d, url: 'https://hooks.example/stray' }] : [d]))]
 }
 
 /** A refused charge answers 400 instead of 409. */
-const wrongStatus: Handler = (world, request, ctx) => {
+export const wrongStatus: Handler = (world, request, ctx) => {
   const [after, response, deliveries] = handle(world, request, ctx)
   return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries]
 }
 
 /** A cancel answers with `success: "yes"`. */
-const wrongBody: Handler = (world, request, ctx) => {
+export const wrongBody: Handler = (world, request, ctx) => {
   const [after, response, deliveries] = handle(world, request, ctx)
   return [after, request.path.endsWith('/cancel') && response.status === 200 ? { ...response, body: { ...(response.body as object), success: 'yes' } as never } : response, deliveries]
 }
 
 /** The create response leaves out the invoice's KID. */
-const noKid: Handler = (world, request, ctx) => {
+export const noKid: Handler = (world, request, ctx) => {
   const [after, response, deliveries] = handle(world, request, ctx)
   const created = field(field(response.body, 'paymentIntent'), 'paymentCreated')
   if (response.status !== 201 || typeof created !== 'object' || created === null) return [after, response, deliveries]
@@ -93,7 +93,7 @@ const noKid: Handler = (world, request, ctx) => {
 }
 
 /** A split patch that leaves out a split is read as leaving that split alone (instead of a 400 PatchSplitMismatch). */
-const lenientPatch: Handler = (world, request, ctx) => {
+export const lenientPatch: Handler = (world, request, ctx) => {
   const p = paymentOf(world, request.path)
   const patch = field(request.body, 'moneySplitPatch')
   if (p === undefined || !Array.isArray(patch) || !/\/(refund\/partially|adjust)$/.test(request.path)) return handle(world, request, ctx)
@@ -103,7 +103,7 @@ const lenientPatch: Handler = (world, request, ctx) => {
 }
 
 /** A raised split answers 400 ValidationFailed instead of 400 SplitAmountIncrease. */
-const raiseAsValidation: Handler = (world, request, ctx) => {
+export const raiseAsValidation: Handler = (world, request, ctx) => {
   const [after, response, deliveries] = handle(world, request, ctx)
   const error = field(response.body, 'error')
   if (field(error, 'code') !== 'SplitAmountIncrease') return [after, response, deliveries]
