@@ -37,7 +37,9 @@
  * @module codecs
  */
 import type { Either } from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
+import type * as t from 'io-ts'
+import { left, right } from '../internal/either.js'
+import { Type } from '../internal/ioType.js'
 import { validationError } from '../errors.js'
 import type { PaymentError } from '../errors.js'
 import type {
@@ -248,20 +250,20 @@ const codec = <Input, A>(
   collector: (u: unknown) => Validated<A>,
   decoded: (u: Record<string, unknown>) => boolean = () => true
 ): Codec<Input, A> => {
-  const type: t.Type<A> = new t.Type<A>(
+  const type: t.Type<A> = new Type<A>(
     name,
     (u): u is A => collector(u).value !== undefined && decoded(u as Record<string, unknown>),
     (u, c) => {
       const r = collector(u)
       return r.value === undefined
-        ? t.failures(
+        ? left(
             issuesOf(r.issues).map((issue) => ({
               value: u,
               context: [...c, { key: issue.path, type, actual: u }],
               message: issue.message
             }))
           )
-        : t.success(r.value)
+        : right(r.value)
     },
     (a) => collector(a).value ?? a
   )
