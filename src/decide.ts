@@ -13,7 +13,7 @@
  */
 import * as E from './internal/either.js'
 import { validatePaymentIntentRequest } from './codecs/requestChecks.js'
-import type { MetaData, PaymentIntentRequest } from './codecs/requests.js'
+import type { PaymentIntentRequest } from './codecs/requests.js'
 import type { Command, CommandType, CreatePayment } from './commands.js'
 import { commandTypes } from './commands.js'
 import type { PaymentError } from './errors.js'
@@ -118,16 +118,6 @@ const withoutCustomer = (r: PaymentIntentRequest): Omit<PaymentIntentRequest, 'c
   return o
 }
 
-/**
- * `m`, a decoded metaData, copied key by key into a fresh object so that payments share its shape
- * (docs/performance.md, "Why the code looks like this"); `m` itself when `Object.prototype` has one of its keys (`__proto__`, or anything a script
- * put there), which an assignment into `{}` would meet.
- */
-const sharedShape = (m: MetaData): MetaData => {
-  for (const key in m) if (key in Object.prototype) return m
-  return Object.assign({}, m)
-}
-
 const decideCreate = (env: Envelope, decoded?: PaymentIntentRequest): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
   const f = env.fields as Record<string, unknown>
   const paymentReferenceID = Object.hasOwn(f, 'paymentReferenceID') ? f['paymentReferenceID'] : undefined
@@ -147,9 +137,6 @@ const decideCreate = (env: Envelope, decoded?: PaymentIntentRequest): E.Either<P
   if (gateway === 'invoice') check(issues, rawKid, '', -1, 'kid', KID, true)
   const request = checked.value
   if (issues.length > 0 || request === undefined) return E.left(validationError(issues))
-  // the codec's fresh object, seen by no one else yet: the same key keeps its place
-  const fresh: { metaData: MetaData } = request
-  fresh.metaData = sharedShape(request.metaData)
   const customer = Object.hasOwn(request, 'customer') ? request.customer : undefined
   const rest = customer === undefined ? request : withoutCustomer(request)
   const id = paymentReferenceID as string

@@ -6,6 +6,7 @@
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { build } from 'esbuild'
+import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import {
@@ -98,6 +99,24 @@ describe('C12 formatIssue fills the template of the reason from params', () => {
     expect(formatIssue({ reason: 'too_many_issues', params: { more: 7 } }, nb)).toBe('7 feil til er ikke vist.')
     const own: Messages = { ...en, required: 'Fill in {what}.' }
     expect(formatIssue({ reason: 'required', params: { what: 'this' } }, own)).toBe('Fill in this.')
+  })
+
+  it('fills a template as replacing each /\\{(\\w+)\\}/ by its param would, on any template a catalog may hold', () => {
+    const names = ['min', 'max', 'allowed', 'more', 'what']
+    const piece = fc.oneof(
+      fc.constantFrom('{', '}', '{}', ' ', 'x', '{min}', '{max}', '{allowed}', '{more}', '{what}', '{ min }', '{{min}}', '{x-y}'),
+      fc.string({ maxLength: 4 })
+    )
+    const params = fc.dictionary(fc.constantFrom(...names), fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.array(fc.string({ maxLength: 2 }), { maxLength: 3 })))
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }).map((p) => p.join('')), params, (template, ps) => {
+        const expected = template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+          const v = Object.hasOwn(ps, name) ? ps[name] : whole
+          return Array.isArray(v) ? v.join(', ') : String(v)
+        })
+        expect(formatIssue({ reason: 'required', params: ps }, { ...en, required: template })).toBe(expected)
+      })
+    )
   })
 
   it("every issue's message is formatIssue(issue, en) and holds neither its path nor the input", () => {

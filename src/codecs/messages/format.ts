@@ -27,12 +27,24 @@ export const formatIssue = (
 ): string => {
   const template = messages[issue.reason]
   if (typeof template !== 'string') return issue.reason
-  const params = (own(issue, 'params') as IssueParams | undefined) ?? {}
-  // params are the rule's (never input), so plain reads are safe; a name they lack stays as written
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const v = hasOwn(params, name) ? params[name] : whole
-    return Array.isArray(v) ? v.join(', ') : String(v)
-  })
+  return fill(template, (own(issue, 'params') as IssueParams | undefined) ?? {})
+}
+
+/**
+ * `template` with each `{name}` that `params` has replaced by its value (a list joined with `, `);
+ * a name they lack stays as written. The params are the rule's (never input), so plain reads are
+ * safe. Written with `indexOf` rather than a replace callback: an invalid request formats one
+ * message an issue (docs/performance.md).
+ */
+const fill = (template: string, params: IssueParams): string => {
+  const close = template.indexOf('}')
+  if (close < 0) return template
+  const open = template.lastIndexOf('{', close)
+  const name = template.slice(open + 1, close)
+  const rest = fill(template.slice(close + 1), params)
+  if (open < 0 || !hasOwn(params, name)) return template.slice(0, close + 1) + rest
+  const v = params[name]
+  return template.slice(0, open) + (Array.isArray(v) ? v.join(', ') : String(v)) + rest
 }
 
 /**
