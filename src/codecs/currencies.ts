@@ -45,18 +45,14 @@ const packed =
 const unpack = (steps: string): Map<string, boolean> => {
   const codes = new Map<string, boolean>()
   let n = -1
-  let hundredths = true
   for (let i = 0; i < steps.length; i++) {
+    const hundredths = steps[i] !== ' '
+    if (!hundredths) i++
     let step = steps.charCodeAt(i) - 35
-    if (step < 0) {
-      hundredths = false
-      continue
-    }
     if (step >= 79) step = 79 + (step - 79) * 92 + steps.charCodeAt(++i) - 35
     n += step
     // n is below 26³: `| 0` truncates as Math.floor would
     codes.set(String.fromCharCode(65 + ((n / 676) | 0), 65 + (((n / 26) | 0) % 26), 65 + (n % 26)), hundredths)
-    hundredths = true
   }
   return codes
 }

@@ -300,9 +300,18 @@ export const check = (
 ): unknown => {
   const broken: Broken | undefined = v === undefined ? (required ? ['required'] : undefined) : rule(v)
   if (broken === undefined) return v === 0 ? 0 : v
-  // a rule's tuple may be one entry long: its params are read as an own entry only
-  fail(issues, () => pathOf(base, index, key), broken[0], own(broken, 1) as IssueParams | undefined)
+  report(issues, () => pathOf(base, index, key), broken)
   return undefined
+}
+
+/**
+ * The issue of a broken rule at `path`, if it is broken.
+ *
+ * @internal
+ */
+export const report = (issues: Issues, path: string | (() => string), broken: Broken | undefined): void => {
+  // a rule's tuple may be one entry long: its params are read as an own entry only
+  if (broken !== undefined) fail(issues, path, broken[0], own(broken, 1) as IssueParams | undefined)
 }
 
 /** A field of an object: its key, its rule, and whether it is required (absent: optional). */

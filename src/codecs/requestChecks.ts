@@ -43,6 +43,8 @@ import {
   type Obj,
   oneOf,
   pathOf,
+  report,
+  text,
   POSITIVE,
   type Rule,
   STRING,
@@ -287,6 +289,20 @@ const checkSubscriptions = (issues: Issues, v: unknown): Obj[] => {
   return subscriptions
 }
 
+const META_KEY = /* @__PURE__ */ text(MAX_METADATA_KEY_LENGTH, true)
+const META_TEXT = /* @__PURE__ */ text(MAX_METADATA_VALUE_LENGTH, false)
+/** A metaData value: a string, a finite number (NaN and ±Infinity are no JSON number), a boolean or null. */
+const META_VALUE: Rule = (v) =>
+  typeof v === 'string'
+    ? META_TEXT(v)
+    : typeof v === 'number'
+      ? Number.isFinite(v)
+        ? undefined
+        : ['type', NUMBER]
+      : v === null || typeof v === 'boolean'
+        ? undefined
+        : ['type', STRING]
+
 const checkMetaData = (issues: Issues, v: unknown): MetaData => {
   if (v === undefined || !isObject(issues, v, 'metaData', -1)) return {}
   // The spread reads each own enumerable property of the input once and defines it on a fresh
@@ -302,19 +318,10 @@ const checkMetaData = (issues: Issues, v: unknown): MetaData => {
   if (n > MAX_METADATA_KEYS) fail(issues, 'metaData', 'too_many', { max: MAX_METADATA_KEYS })
   for (let i = 0; i < n && i < MAX_METADATA_KEYS; i++) {
     const key = keys[i] as string
-    const value = out[key]
     // the key as a path segment, cut when long (docs/rules.md C3, bounded errors); built only when an issue needs it
     const at = (): string => `metaData.${keySegment(key)}`
-    if (key.length === 0) fail(issues, at, 'too_short', { min: 1 })
-    else if (key.length > MAX_METADATA_KEY_LENGTH) fail(issues, at, 'too_long', { max: MAX_METADATA_KEY_LENGTH })
-    if (typeof value === 'string') {
-      if (value.length > MAX_METADATA_VALUE_LENGTH) fail(issues, at, 'too_long', { max: MAX_METADATA_VALUE_LENGTH })
-    } else if (typeof value === 'number') {
-      // NaN and ±Infinity are no JSON number
-      if (!Number.isFinite(value)) fail(issues, at, 'type', NUMBER)
-    } else if (value !== null && typeof value !== 'boolean') {
-      fail(issues, at, 'type', STRING)
-    }
+    report(issues, at, META_KEY(key))
+    report(issues, at, META_VALUE(out[key]))
   }
   return out as MetaData
 }
