@@ -305,14 +305,14 @@ const META_VALUE: Rule = (v) =>
 
 const checkMetaData = (issues: Issues, v: unknown): MetaData => {
   if (v === undefined || !isObject(issues, v, 'metaData', -1)) return {}
-  // The spread reads each own enumerable property of the input once and defines it on a fresh
-  // plain object as data: a `__proto__` key stays plain data, and no prototype or setter is
-  // touched. Symbol keys are no data a JSON body can carry: dropped, like unknown fields. A copy
-  // by spread keeps the shape V8 gave the input, so the metaData of payments read from the same
-  // JSON keys share one shape (docs/performance.md, "Why the code looks like this").
-  const out: Obj = { ...v }
-  for (const s of Object.getOwnPropertySymbols(out)) delete out[s as unknown as string]
-  const keys = Object.keys(out)
+  // Object.keys lists each own enumerable string-keyed property of the input, each read once
+  // below (symbol keys are no data a JSON body can carry: dropped, like unknown fields). The copy
+  // is built by assignment into `{}`, so that every payment's metaData with the same keys shares
+  // one shape (docs/performance.md, "Why the code looks like this"); a key that Object.prototype
+  // has (`__proto__`, or one a script put there) is defined instead, so it stays plain data and
+  // no prototype or setter is touched.
+  const keys = Object.keys(v)
+  const out: Obj = {}
   const n = keys.length
   // past the limit only the first keys are checked (and the copy is of no use)
   if (n > MAX_METADATA_KEYS) fail(issues, 'metaData', 'too_many', { max: MAX_METADATA_KEYS })
@@ -320,8 +320,11 @@ const checkMetaData = (issues: Issues, v: unknown): MetaData => {
     const key = keys[i] as string
     // the key as a path segment, cut when long (docs/rules.md C3, bounded errors); built only when an issue needs it
     const at = (): string => `metaData.${keySegment(key)}`
+    const value = v[key]
     report(issues, at, META_KEY(key))
-    report(issues, at, META_VALUE(out[key]))
+    report(issues, at, META_VALUE(value))
+    if (key in Object.prototype) Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
+    else out[key] = value
   }
   return out as MetaData
 }
