@@ -146,7 +146,7 @@ const listLength = (issues: Issues, v: unknown, path: string, max: number, requi
 /** True when `list` has a hole at `i` (an issue is pushed): the walk stops there. */
 const hole = (issues: Issues, list: ReadonlyArray<unknown>, path: string, i: number): boolean => {
   if (hasOwn(list, i)) return false
-  fail(issues, () => pathOf(path, i, ''), 'required')
+  fail(issues, pathOf(path, i, ''), 'required')
   return true
 }
 
@@ -199,8 +199,8 @@ const checkSplits = (issues: Issues, v: unknown, out: Obj): number => {
   out.moneySplitList = splits
   // NaN as soon as the sum cannot be known: an invalid amount (undefined) makes it NaN too
   let sum = n >= 1 && n <= MAX_SPLITS ? 0 : NaN
-  let feeIndex = -1
-  let feeAccount!: string // set with feeIndex, read only once feeIndex ≥ 0
+  // the first fee split's account, in lower case
+  let feeAccount: string | undefined
   for (let i = 0; i < n && i < MAX_SPLITS; i++) {
     if (hole(issues, list, path, i)) return NaN
     const split = checkSplit(issues, list[i], path, i) ?? {}
@@ -212,12 +212,8 @@ const checkSplits = (issues: Issues, v: unknown, out: Obj): number => {
     const account = split.connectedAccountID as string | undefined
     if (split.isFee === true && account !== undefined) {
       const key = account.toLowerCase()
-      if (feeIndex < 0) {
-        feeIndex = i
-        feeAccount = key
-      } else if (key !== feeAccount) {
-        fail(issues, () => `${path}.${i}.connectedAccountID`, 'fee_account_differs')
-      }
+      if (feeAccount === undefined) feeAccount = key
+      else if (key !== feeAccount) fail(issues, `${path}.${i}.connectedAccountID`, 'fee_account_differs')
     }
     splits.push(split)
   }
