@@ -165,13 +165,13 @@ const readSubscriptions = (issues: Issues, u: unknown): ReadonlyArray<WebhookSub
     return undefined
   }
   const base = 'state.webhookSubscriptions'
-  const arr = u as ReadonlyArray<unknown>
   const out: Array<WebhookSubscription> = []
   for (let i = 0; i < n; i++) {
-    const e = hasOwn(arr, i) ? arr[i] : undefined
+    const e = own(u as object, i)
     if (!isObject(issues, e, base, i)) continue
-    const eventTypeIn = (hasOwn(e, 'eventType') ? e['eventType'] : undefined)
-    const url = check(issues, (hasOwn(e, 'url') ? e['url'] : undefined), base, i, 'url', URL_RULE, true) as string | undefined
+    // read in the order of the interface, checked url first
+    const eventTypeIn = own(e, 'eventType')
+    const url = check(issues, own(e, 'url'), base, i, 'url', URL_RULE, true) as string | undefined
     const eventType = check(issues, eventTypeIn, base, i, 'eventType', EVENT_TYPE, true)
     if (eventType !== undefined && url !== undefined) {
       out.push({ eventType: eventType as WebhookSubscription['eventType'], url })
@@ -208,13 +208,12 @@ const readFormAttempts = (issues: Issues, u: unknown): ReadonlyArray<FormAttempt
   const n = lengthOf(issues, 'formAttempts', u)
   if (n < 0) return undefined
   const base = 'state.formAttempts'
-  const arr = u as ReadonlyArray<unknown>
   const out: Array<FormAttempt> = []
   for (let i = 0; i < n && !full(issues); i++) {
-    const e = hasOwn(arr, i) ? arr[i] : undefined
+    const e = own(u as object, i)
     if (!isObject(issues, e, base, i)) continue
-    const at = check(issues, (hasOwn(e, 'at') ? e['at'] : undefined), base, i, 'at', TIMESTAMP, true) as string | undefined
-    const reason = check(issues, (hasOwn(e, 'reason') ? e['reason'] : undefined), base, i, 'reason', DESCRIPTION) as string | undefined
+    const at = check(issues, own(e, 'at'), base, i, 'at', TIMESTAMP, true) as string | undefined
+    const reason = check(issues, own(e, 'reason'), base, i, 'reason', DESCRIPTION) as string | undefined
     if (at !== undefined) out.push(reason === undefined ? { at } : { at, reason })
   }
   return out
@@ -239,33 +238,37 @@ const readSplits = (
   const n = lengthOf(issues, field, u)
   if (n < 0) return undefined
   const base = `state.${field}`
-  const arr = u as ReadonlyArray<unknown>
   const splits: Array<MoneySplit> = []
   let sum: number | undefined = 0
   let previousID = 0
-  for (let i = 0; i < n && !full(issues); i++) {
-    const e = hasOwn(arr, i) ? arr[i] : undefined
-    if (!isObject(issues, e, base, i)) {
+  let e: Obj = {}
+  let i = 0
+  // the field `key` of the entry `e`, read once
+  const get = (key: string, rule: Rule, required?: boolean): unknown => check(issues, own(e, key), base, i, key, rule, required)
+  for (; i < n && !full(issues); i++) {
+    const x = own(u as object, i)
+    if (!isObject(issues, x, base, i)) {
       sum = undefined
       continue
     }
-    let splitID = check(issues, (hasOwn(e, 'splitID') ? e['splitID'] : undefined), base, i, 'splitID', POSITIVE, true) as number | undefined
+    e = x
+    let splitID = get('splitID', POSITIVE, true) as number | undefined
     if (splitID !== undefined) {
       if (splitID <= previousID) {
         add(issues, `${field}.${i}.splitID`, 'too_small', { min: `${field}.${i - 1}.splitID + 1` })
         splitID = undefined
       } else previousID = splitID
     }
-    const ref = check(issues, (hasOwn(e, 'paymentReferenceID') ? e['paymentReferenceID'] : undefined), base, i, 'paymentReferenceID', UUID, true) as string | undefined
+    const ref = get('paymentReferenceID', UUID, true) as string | undefined
     if (ref !== undefined && paymentReferenceID !== undefined && ref !== paymentReferenceID) {
       add(issues, `${field}.${i}.paymentReferenceID`, 'not_one_of', { allowed: ['paymentReferenceID'] })
     }
-    const account = check(issues, (hasOwn(e, 'connectedAccountID') ? e['connectedAccountID'] : undefined), base, i, 'connectedAccountID', UUID, true) as string | undefined
-    const amount = check(issues, (hasOwn(e, 'amount') ? e['amount'] : undefined), base, i, 'amount', AMOUNT, true) as number | undefined
-    const description = check(issues, (hasOwn(e, 'description') ? e['description'] : undefined), base, i, 'description', DESCRIPTION) as string | undefined
-    const insertTime = check(issues, (hasOwn(e, 'insertTime') ? e['insertTime'] : undefined), base, i, 'insertTime', TIMESTAMP, true) as string | undefined
-    const externalID = check(issues, (hasOwn(e, 'externalID') ? e['externalID'] : undefined), base, i, 'externalID', ID) as string | undefined
-    const isFee = check(issues, (hasOwn(e, 'isFee') ? e['isFee'] : undefined), base, i, 'isFee', BOOLEAN, true) as boolean | undefined
+    const account = get('connectedAccountID', UUID, true) as string | undefined
+    const amount = get('amount', AMOUNT, true) as number | undefined
+    const description = get('description', DESCRIPTION) as string | undefined
+    const insertTime = get('insertTime', TIMESTAMP, true) as string | undefined
+    const externalID = get('externalID', ID) as string | undefined
+    const isFee = get('isFee', BOOLEAN, true) as boolean | undefined
     if (amount === undefined || sum === undefined) sum = undefined
     else if ((sum += amount) > Number.MAX_SAFE_INTEGER) {
       // exact: the sum of two safe integers passes MAX_SAFE_INTEGER exactly when its double does
