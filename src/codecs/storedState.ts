@@ -76,7 +76,7 @@ import {
   webhookEventTypes
 } from './validators.js'
 
-import { add, checkFeeAccount, checkMoney, checkSplitsAllocated, full, ZERO } from './stateInvariants.js'
+import { add, checkInvariants, full, type Splits, ZERO } from './stateInvariants.js'
 
 // -------------------------------------------------------------------------------------
 // field rules (the shared ones are in src/codecs/fields.ts)
@@ -217,12 +217,6 @@ const readFormAttempts = (issues: Issues, u: unknown): ReadonlyArray<FormAttempt
     if (at !== undefined) out.push(reason === undefined ? { at } : { at, reason })
   }
   return out
-}
-
-interface Splits {
-  readonly splits: ReadonlyArray<MoneySplit>
-  /** Σ amounts, when every amount is valid and the sum stays safe. */
-  readonly sum: number | undefined
 }
 
 /**
@@ -402,32 +396,7 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
   const allocationRead = readSplits(issues, 'allocation', own(o, 'allocation'), paymentReferenceID)
   const allocation = allocationRead === undefined ? undefined : shareIfSame(allocationRead, splits)
   fields(TIMES)
-  const grossAmount = r['grossAmount'] as number | undefined
-  const chargedAmount = r['chargedAmount'] as number | undefined
-  const refundedAmount = r['refundedAmount'] as number | undefined
-  const excessRefundedAmount = r['excessRefundedAmount'] as number | undefined
-  const paidAmount = r['paidAmount'] as number | undefined
-  const chargeImmediately = r['chargeImmediately'] as boolean | undefined
-
-  if (status !== undefined && kind !== undefined) {
-    checkMoney(issues, {
-      status,
-      kind,
-      chargeImmediately,
-      grossAmount,
-      splitSum: splits?.sum,
-      allocationSum: allocation?.sum,
-      allocationLength: allocation?.splits.length,
-      chargedAmount,
-      refundedAmount,
-      excessRefundedAmount,
-      paidAmount
-    })
-    if ((status === 'Charged' || status === 'Refunded') && splits !== undefined && allocation !== undefined) {
-      checkSplitsAllocated(issues, splits.splits, allocation.splits)
-    }
-  }
-  if (splits !== undefined && allocation !== undefined) checkFeeAccount(issues, splits.splits, allocation.splits)
+  checkInvariants(issues, status, kind, r, splits, allocation)
 
   // Every field read as undefined (a required one absent or invalid) has added an issue: with no
   // issue, every required field below holds a valid value.
