@@ -19,9 +19,9 @@
  *
  * @module state
  */
-import { hasOwn, own } from '../internal/own.js'
+import { own } from '../internal/own.js'
 import * as E from '../internal/either.js'
-import type { PaymentError } from '../errors.js'
+import type { IssueParams, PaymentError } from '../errors.js'
 import { invalid, paymentError, validationError } from '../errors.js'
 import {
   AMOUNT,
@@ -63,6 +63,7 @@ import type {
   PaymentStatus
 } from '../payment.js'
 import { initialState, SCHEMA_VERSION } from '../payment.js'
+import { paymentStatuses } from '../status.js'
 import { copyPayment } from '../evolve.js'
 import type { Customer, MetaData, PaymentGateway, WebhookSubscription } from './requests.js'
 import {
@@ -113,7 +114,7 @@ const chars = (max: number, nonEmpty: boolean): Rule => {
 const ID = /* @__PURE__ */ chars(MAX_STRING_LENGTH, true)
 const NAME = /* @__PURE__ */ chars(MAX_STRING_LENGTH, false)
 const DESCRIPTION = /* @__PURE__ */ chars(MAX_DESCRIPTION_LENGTH, false)
-const STATUS = /* @__PURE__ */ oneOf('Initiated', 'Reserved', 'Charged', 'Cancelled', 'Refunded')
+const STATUS = /* @__PURE__ */ oneOf(...paymentStatuses)
 const KIND = /* @__PURE__ */ oneOf('card', 'invoice')
 const KID = /* @__PURE__ */ format(kidNumber.isValid, 'kid')
 const EVENT_TYPE: Rule = (v) =>
@@ -198,7 +199,7 @@ const readMetaData = (issues: Issues, u: unknown): MetaData | undefined => {
     const v: unknown = u[key]
     const broken = META_VALUE(v)
     if (broken === undefined) entries.push([key, v])
-    else add(issues, path, broken[0], hasOwn(broken, 1) ? broken[1] : undefined)
+    else add(issues, path, broken[0], own(broken, 1) as IssueParams | undefined)
   }
   // Object.fromEntries defines own data properties: a `__proto__` key stays plain data.
   return Object.fromEntries(entries) as MetaData
@@ -446,13 +447,13 @@ export const validateState = (input: unknown): E.Either<PaymentError, PaymentSta
     return E.left(invalid('state', 'type', OBJECT))
   }
   // docs/rules.md C11: 1 or absent is this release's shape; a higher integer is a newer release's
-  const schemaVersion = Object.hasOwn(input, 'schemaVersion') ? input['schemaVersion'] : undefined
+  const schemaVersion = own(input, 'schemaVersion')
   if (schemaVersion !== undefined && schemaVersion !== SCHEMA_VERSION) {
     return Number.isInteger(schemaVersion) && (schemaVersion as number) > SCHEMA_VERSION
       ? E.left(paymentError('UnsupportedSchemaVersion', `The state was stored by a newer release (schemaVersion above ${SCHEMA_VERSION}); this release cannot read it.`))
       : E.left(invalid('state.schemaVersion', 'not_one_of', { allowed: [SCHEMA_VERSION] }))
   }
-    const status = hasOwn(input, 'status') ? input['status'] : undefined
+  const status = own(input, 'status')
   if (status === 'NoPayment') return E.right(initialState)
   return validatePayment(input, status)
 }
