@@ -139,12 +139,41 @@ const CUSTOMER: ReadonlyArray<Field> = [
   ['customerType', ID]
 ]
 
-/** The length of the array `u`, read once; -1 (and an issue) when `u` is not an array. */
-const lengthOf = (issues: Issues, key: string, u: unknown): number => {
+/** Checks the field `key` of the entry being read (read once) by `rule`: its value, or `undefined`. */
+type Get = (key: string, rule: Rule, required?: boolean) => unknown
+
+/**
+ * Walks the list `u` at `state.<field>`; false, with an issue, when it is not an array (its
+ * length read once) or holds more than `max` entries. Calls `read` with each entry that is an
+ * object, a {@link Get} of its fields and its index, or with `undefined` (after a `type` issue) for
+ * any other entry. A list without a cap may be huge: its walk stops once the issues are full.
+ */
+const eachEntry = (
+  issues: Issues,
+  field: string,
+  u: unknown,
+  read: (e: Obj | undefined, get: Get, i: number) => void,
+  max = Infinity
+): boolean => {
   const n: unknown = Array.isArray(u) ? (u as { readonly length: unknown }).length : -1
-  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n
-  add(issues, key, 'type', ARRAY)
-  return -1
+  if (!Number.isSafeInteger(n) || (n as number) < 0) {
+    add(issues, field, 'type', ARRAY)
+    return false
+  }
+  if ((n as number) > max) {
+    add(issues, field, 'too_many', { max })
+    return false
+  }
+  const base = `state.${field}`
+  let e: Obj = {}
+  let i = 0
+  const get: Get = (key, rule, required) => check(issues, own(e, key), base, i, key, rule, required)
+  for (; i < (n as number) && (max < Infinity || !full(issues)); i++) {
+    const x = own(u as object, i)
+    if (isObject(issues, x, base, i)) read((e = x), get, i)
+    else read(undefined, get, i)
+  }
+  return true
 }
 
 // -------------------------------------------------------------------------------------
@@ -154,31 +183,23 @@ const lengthOf = (issues: Issues, key: string, u: unknown): number => {
 type Mutable<A> = { -readonly [K in keyof A]: A[K] }
 
 const readCustomer = (issues: Issues, u: unknown): Customer | undefined => {
-  if (!isObject(issues, u, 'state.customer', -1)) return undefined
+  if (u === undefined || !isObject(issues, u, 'state.customer', -1)) return undefined
   return checkFields(issues, u, 'state.customer', -1, CUSTOMER, {})
 }
 
 const readSubscriptions = (issues: Issues, u: unknown): ReadonlyArray<WebhookSubscription> | undefined => {
-  const n = lengthOf(issues, 'webhookSubscriptions', u)
-  if (n < 0) return undefined
-  if (n > MAX_SUBSCRIPTIONS) {
-    add(issues, 'webhookSubscriptions', 'too_many', { max: MAX_SUBSCRIPTIONS })
-    return undefined
-  }
-  const base = 'state.webhookSubscriptions'
   const out: Array<WebhookSubscription> = []
-  for (let i = 0; i < n; i++) {
-    const e = own(u as object, i)
-    if (!isObject(issues, e, base, i)) continue
+  const read = (e: Obj | undefined, get: Get, i: number): void => {
+    if (e === undefined) return
     // read in the order of the interface, checked url first
     const eventTypeIn = own(e, 'eventType')
-    const url = check(issues, own(e, 'url'), base, i, 'url', URL_RULE, true) as string | undefined
-    const eventType = check(issues, eventTypeIn, base, i, 'eventType', EVENT_TYPE, true)
+    const url = get('url', URL_RULE, true) as string | undefined
+    const eventType = check(issues, eventTypeIn, 'state.webhookSubscriptions', i, 'eventType', EVENT_TYPE, true)
     if (eventType !== undefined && url !== undefined) {
       out.push({ eventType: eventType as WebhookSubscription['eventType'], url })
     }
   }
-  return out
+  return eachEntry(issues, 'webhookSubscriptions', u, read, MAX_SUBSCRIPTIONS) ? out : undefined
 }
 
 const readMetaData = (issues: Issues, u: unknown): MetaData | undefined => {
@@ -206,18 +227,14 @@ const readMetaData = (issues: Issues, u: unknown): MetaData | undefined => {
 }
 
 const readFormAttempts = (issues: Issues, u: unknown): ReadonlyArray<FormAttempt> | undefined => {
-  const n = lengthOf(issues, 'formAttempts', u)
-  if (n < 0) return undefined
-  const base = 'state.formAttempts'
   const out: Array<FormAttempt> = []
-  for (let i = 0; i < n && !full(issues); i++) {
-    const e = own(u as object, i)
-    if (!isObject(issues, e, base, i)) continue
-    const at = check(issues, own(e, 'at'), base, i, 'at', TIMESTAMP, true) as string | undefined
-    const reason = check(issues, own(e, 'reason'), base, i, 'reason', DESCRIPTION) as string | undefined
+  const read = (e: Obj | undefined, get: Get): void => {
+    if (e === undefined) return
+    const at = get('at', TIMESTAMP, true) as string | undefined
+    const reason = get('reason', DESCRIPTION) as string | undefined
     if (at !== undefined) out.push(reason === undefined ? { at } : { at, reason })
   }
-  return out
+  return eachEntry(issues, 'formAttempts', u, read) ? out : undefined
 }
 
 /**
@@ -230,23 +247,14 @@ const readSplits = (
   u: unknown,
   paymentReferenceID: string | undefined
 ): Splits | undefined => {
-  const n = lengthOf(issues, field, u)
-  if (n < 0) return undefined
-  const base = `state.${field}`
   const splits: Array<MoneySplit> = []
   let sum: number | undefined = 0
   let previousID = 0
-  let e: Obj = {}
-  let i = 0
-  // the field `key` of the entry `e`, read once
-  const get = (key: string, rule: Rule, required?: boolean): unknown => check(issues, own(e, key), base, i, key, rule, required)
-  for (; i < n && !full(issues); i++) {
-    const x = own(u as object, i)
-    if (!isObject(issues, x, base, i)) {
+  const read = (e: Obj | undefined, get: Get, i: number): void => {
+    if (e === undefined) {
       sum = undefined
-      continue
+      return
     }
-    e = x
     let splitID = get('splitID', POSITIVE, true) as number | undefined
     if (splitID !== undefined) {
       if (splitID <= previousID) {
@@ -278,14 +286,14 @@ const readSplits = (
       insertTime === undefined ||
       isFee === undefined
     ) {
-      continue
+      return
     }
     const split: Mutable<MoneySplit> = { splitID, paymentReferenceID: ref, connectedAccountID: account, amount, insertTime, isFee }
     if (description !== undefined) split.description = description
     if (externalID !== undefined) split.externalID = externalID
     splits.push(split)
   }
-  return { splits, sum }
+  return eachEntry(issues, field, u, read) ? { splits, sum } : undefined
 }
 
 /**
@@ -368,8 +376,7 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
   fields(TERMS)
   const splits = readSplits(issues, 'moneySplits', own(o, 'moneySplits'), paymentReferenceID)
   fields(CUSTOMER_ID)
-  const customerIn = own(o, 'customer')
-  const customer = customerIn === undefined ? undefined : readCustomer(issues, customerIn)
+  const customer = readCustomer(issues, own(o, 'customer'))
   const webhookSubscriptions = readSubscriptions(issues, own(o, 'webhookSubscriptions'))
   fields(URLS)
   const metaData = readMetaData(issues, own(o, 'metaData'))
