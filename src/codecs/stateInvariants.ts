@@ -25,6 +25,11 @@ export const full = (issues: Issues): boolean => issues.length >= MAX_ISSUES
 /** Adds the issue of `reason` at "state.`path`" (counted only, past {@link MAX_ISSUES}). */
 export const add = (issues: Issues, path: string, reason: IssueReason, params?: IssueParams): void => { fail(issues, () => `state.${path}`, reason, params); }
 
+/** Adds the issue that "state.`path`" is not one of `allowed`. */
+export const notOneOf = (issues: Issues, path: string, ...allowed: ReadonlyArray<string | boolean>): void => {
+  add(issues, path, 'not_one_of', { allowed })
+}
+
 // -------------------------------------------------------------------------------------
 // invariants
 // -------------------------------------------------------------------------------------
@@ -69,14 +74,14 @@ const checkSplitsAllocated = (
     const a = allocation[j]
     const path = `moneySplits.${i}`
     if (a === undefined || a.splitID !== s.splitID) {
-      add(issues, `${path}.splitID`, 'not_one_of', { allowed: ['allocation.*.splitID'] })
+      notOneOf(issues, `${path}.splitID`, 'allocation.*.splitID')
       continue
     }
     const at = `allocation.${j}`
     if (a.connectedAccountID !== s.connectedAccountID) {
-      add(issues, `${path}.connectedAccountID`, 'not_one_of', { allowed: [`${at}.connectedAccountID`] })
+      notOneOf(issues, `${path}.connectedAccountID`, `${at}.connectedAccountID`)
     }
-    if (a.isFee !== s.isFee) add(issues, `${path}.isFee`, 'not_one_of', { allowed: [`${at}.isFee`] })
+    if (a.isFee !== s.isFee) notOneOf(issues, `${path}.isFee`, `${at}.isFee`)
     if (s.amount > a.amount) add(issues, `${path}.amount`, 'too_big', { max: `${at}.amount` })
   }
 }
@@ -120,10 +125,10 @@ const checkMoney = (
     zero('excessRefundedAmount')
   } else if (status === 'Reserved' || status === 'Cancelled') {
     // an invoice goes from Initiated to Charged
-    add(issues, 'status', 'not_one_of', { allowed: ['Initiated', 'Charged', 'Refunded'] })
+    notOneOf(issues, 'status', 'Initiated', 'Charged', 'Refunded')
   }
   if (status === 'Reserved' && kind === 'card' && r['chargeImmediately'] === true) {
-    add(issues, 'chargeImmediately', 'not_one_of', { allowed: [false] })
+    notOneOf(issues, 'chargeImmediately', false)
   }
   if (status !== 'Charged' && status !== 'Refunded') {
     // before the charge: nothing charged, refunded or allocated
@@ -141,7 +146,7 @@ const checkMoney = (
     if (refunded > charged) {
       add(issues, 'refundedAmount', 'too_big', { max: 'chargedAmount' })
     } else if (charged - refunded !== gross) {
-      add(issues, 'chargedAmount', 'not_one_of', { allowed: ['grossAmount + refundedAmount'] })
+      notOneOf(issues, 'chargedAmount', 'grossAmount + refundedAmount')
     }
   }
   if (excess !== undefined && refunded !== undefined && excess > refunded) {
@@ -158,7 +163,7 @@ const checkMoney = (
   }
   if (status === 'Refunded') zero('grossAmount')
   if (kind === 'invoice' && charged !== undefined && paid !== undefined && charged !== paid) {
-    add(issues, 'chargedAmount', 'not_one_of', { allowed: ['paidAmount'] })
+    notOneOf(issues, 'chargedAmount', 'paidAmount')
   }
 }
 

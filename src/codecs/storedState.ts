@@ -77,7 +77,7 @@ import {
   webhookEventTypes
 } from './validators.js'
 
-import { add, checkInvariants, full, type Splits, ZERO } from './stateInvariants.js'
+import { add, checkInvariants, full, notOneOf, type Splits, ZERO } from './stateInvariants.js'
 
 // -------------------------------------------------------------------------------------
 // field rules (the shared ones are in src/codecs/fields.ts)
@@ -264,7 +264,7 @@ const readSplits = (
     }
     const ref = get('paymentReferenceID', UUID, true) as string | undefined
     if (ref !== undefined && paymentReferenceID !== undefined && ref !== paymentReferenceID) {
-      add(issues, `${field}.${i}.paymentReferenceID`, 'not_one_of', { allowed: ['paymentReferenceID'] })
+      notOneOf(issues, `${field}.${i}.paymentReferenceID`, 'paymentReferenceID')
     }
     const account = get('connectedAccountID', UUID, true) as string | undefined
     const amount = get('amount', AMOUNT, true) as number | undefined
@@ -378,7 +378,7 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
   const paymentGateway = r['paymentGateway'] as PaymentGateway | undefined
   let kind = r['kind'] as PaymentKind | undefined
   if (kind !== undefined && paymentGateway !== undefined && kind !== kindOf(paymentGateway)) {
-    add(issues, 'kind', 'not_one_of', { allowed: [kindOf(paymentGateway)] })
+    notOneOf(issues, 'kind', kindOf(paymentGateway))
     kind = undefined
   }
   fields(IDS)
