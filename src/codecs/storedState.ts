@@ -143,18 +143,19 @@ const CUSTOMER: ReadonlyArray<Field> = [
 type Get = (key: string, rule: Rule, required?: boolean) => unknown
 
 /**
- * Walks the list `u` at `state.<field>`; false, with an issue, when it is not an array (its
+ * Walks the list `o[field]` at `state.<field>`; false, with an issue, when it is not an array (its
  * length read once) or holds more than `max` entries. Calls `read` with each entry that is an
  * object, a {@link Get} of its fields and its index, or with `undefined` (after a `type` issue) for
  * any other entry. A list without a cap may be huge: its walk stops once the issues are full.
  */
 const eachEntry = (
   issues: Issues,
+  o: Obj,
   field: string,
-  u: unknown,
   read: (e: Obj | undefined, get: Get, i: number) => void,
   max = Infinity
 ): boolean => {
+  const u = own(o, field)
   const n: unknown = Array.isArray(u) ? (u as { readonly length: unknown }).length : -1
   if (!Number.isSafeInteger(n) || (n as number) < 0) {
     add(issues, field, 'type', ARRAY)
@@ -182,12 +183,13 @@ const eachEntry = (
 
 type Mutable<A> = { -readonly [K in keyof A]: A[K] }
 
-const readCustomer = (issues: Issues, u: unknown): Customer | undefined => {
+const readCustomer = (issues: Issues, o: Obj): Customer | undefined => {
+  const u = own(o, 'customer')
   if (u === undefined || !isObject(issues, u, 'state.customer', -1)) return undefined
   return checkFields(issues, u, 'state.customer', -1, CUSTOMER, {})
 }
 
-const readSubscriptions = (issues: Issues, u: unknown): ReadonlyArray<WebhookSubscription> | undefined => {
+const readSubscriptions = (issues: Issues, o: Obj): ReadonlyArray<WebhookSubscription> | undefined => {
   const out: Array<WebhookSubscription> = []
   const read = (e: Obj | undefined, get: Get, i: number): void => {
     if (e === undefined) return
@@ -199,10 +201,11 @@ const readSubscriptions = (issues: Issues, u: unknown): ReadonlyArray<WebhookSub
       out.push({ eventType: eventType as WebhookSubscription['eventType'], url })
     }
   }
-  return eachEntry(issues, 'webhookSubscriptions', u, read, MAX_SUBSCRIPTIONS) ? out : undefined
+  return eachEntry(issues, o, 'webhookSubscriptions', read, MAX_SUBSCRIPTIONS) ? out : undefined
 }
 
-const readMetaData = (issues: Issues, u: unknown): MetaData | undefined => {
+const readMetaData = (issues: Issues, o: Obj): MetaData | undefined => {
+  const u = own(o, 'metaData')
   if (!isObject(issues, u, 'state.metaData', -1)) return undefined
   const keys = Object.keys(u)
   if (keys.length > MAX_METADATA_KEYS) {
@@ -226,7 +229,7 @@ const readMetaData = (issues: Issues, u: unknown): MetaData | undefined => {
   return Object.fromEntries(entries) as MetaData
 }
 
-const readFormAttempts = (issues: Issues, u: unknown): ReadonlyArray<FormAttempt> | undefined => {
+const readFormAttempts = (issues: Issues, o: Obj): ReadonlyArray<FormAttempt> | undefined => {
   const out: Array<FormAttempt> = []
   const read = (e: Obj | undefined, get: Get): void => {
     if (e === undefined) return
@@ -234,7 +237,7 @@ const readFormAttempts = (issues: Issues, u: unknown): ReadonlyArray<FormAttempt
     const reason = get('reason', DESCRIPTION) as string | undefined
     if (at !== undefined) out.push(reason === undefined ? { at } : { at, reason })
   }
-  return eachEntry(issues, 'formAttempts', u, read) ? out : undefined
+  return eachEntry(issues, o, 'formAttempts', read) ? out : undefined
 }
 
 /**
@@ -243,8 +246,8 @@ const readFormAttempts = (issues: Issues, u: unknown): ReadonlyArray<FormAttempt
  */
 const readSplits = (
   issues: Issues,
+  o: Obj,
   field: 'moneySplits' | 'allocation',
-  u: unknown,
   paymentReferenceID: string | undefined
 ): Splits | undefined => {
   const splits: Array<MoneySplit> = []
@@ -293,7 +296,7 @@ const readSplits = (
     if (externalID !== undefined) split.externalID = externalID
     splits.push(split)
   }
-  return eachEntry(issues, field, u, read) ? { splits, sum } : undefined
+  return eachEntry(issues, o, field, read) ? { splits, sum } : undefined
 }
 
 /**
@@ -386,23 +389,23 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
   // required for a card; when the kind is invalid only the type is checked
   fields([['chargeImmediately', BOOLEAN, kind === 'card']])
   fields(TERMS)
-  const splits = readSplits(issues, 'moneySplits', own(o, 'moneySplits'), paymentReferenceID)
+  const splits = readSplits(issues, o, 'moneySplits', paymentReferenceID)
   fields(CUSTOMER_ID)
-  const customer = readCustomer(issues, own(o, 'customer'))
-  const webhookSubscriptions = readSubscriptions(issues, own(o, 'webhookSubscriptions'))
+  r['customer'] = readCustomer(issues, o)
+  r['webhookSubscriptions'] = readSubscriptions(issues, o)
   fields(URLS)
-  const metaData = readMetaData(issues, own(o, 'metaData'))
+  r['metaData'] = readMetaData(issues, o)
   fields(AMOUNTS)
   const kidIn = own(o, 'kid')
   const kid = kind === 'invoice' ? check(issues, kidIn, 'state', -1, 'kid', KID, true) as string | undefined : undefined
   // a card payment has no KID: its length must be 0 (docs/decisions.md "Issues: reasons, catalogs and caps")
   if (kind === 'card' && kidIn !== undefined) add(issues, 'kid', 'too_long', ZERO)
-  const formAttempts = readFormAttempts(issues, own(o, 'formAttempts'))
+  const formAttempts = readFormAttempts(issues, o)
   if (kind === 'invoice' && formAttempts !== undefined && formAttempts.length > 0) {
     // an invoice has no payment form
     add(issues, 'formAttempts', 'too_many', ZERO)
   }
-  const allocationRead = readSplits(issues, 'allocation', own(o, 'allocation'), paymentReferenceID)
+  const allocationRead = readSplits(issues, o, 'allocation', paymentReferenceID)
   const allocation = allocationRead === undefined ? undefined : shareIfSame(allocationRead, splits)
   fields(TIMES)
   checkInvariants(issues, status, kind, r, splits, allocation)
@@ -413,9 +416,6 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
 
   r['status'] = status
   r['moneySplits'] = splits?.splits
-  r['customer'] = customer
-  r['webhookSubscriptions'] = webhookSubscriptions
-  r['metaData'] = metaData
   r['kid'] = kid
   r['formAttempts'] = formAttempts
   r['allocation'] = allocation?.splits
