@@ -53,25 +53,9 @@ export const paymentStatuses: ReadonlyArray<PaymentStatus> = Object.freeze([
  */
 export const parseStatus = (s: unknown): O.Option<PaymentStatus> => {
   if (typeof s !== 'string') return O.none
-  switch (s) {
-    case 'Initiated':
-    case 'InitiatedPayment':
-      return O.some('Initiated')
-    case 'Reserved':
-    case 'ReservedPayment':
-      return O.some('Reserved')
-    case 'Charged':
-    case 'ChargedPayment':
-      return O.some('Charged')
-    case 'Cancelled':
-    case 'CancelledPayment':
-      return O.some('Cancelled')
-    case 'Refunded':
-    case 'RefundedPayment':
-      return O.some('Refunded')
-    default:
-      return O.none
-  }
+  // the short name, or the long form without its `Payment` (`Payment` alone leaves '', not a status)
+  const short = s.endsWith('Payment') ? s.slice(0, -7) : s
+  return (paymentStatuses as ReadonlyArray<string>).includes(short) ? O.some(short as PaymentStatus) : O.none
 }
 
 // -------------------------------------------------------------------------------------

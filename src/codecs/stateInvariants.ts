@@ -5,7 +5,7 @@
  * @module stateInvariants
  */
 import type { IssueParams, IssueReason } from '../errors.js'
-import { fail, type Issues } from './fields.js'
+import { fail, type Issues, type Obj } from './fields.js'
 import type { Allocation, MoneySplit, PaymentKind, PaymentStatus } from '../payment.js'
 
 // -------------------------------------------------------------------------------------
@@ -25,6 +25,11 @@ export const full = (issues: Issues): boolean => issues.length >= MAX_ISSUES
 /** Adds the issue of `reason` at "state.`path`" (counted only, past {@link MAX_ISSUES}). */
 export const add = (issues: Issues, path: string, reason: IssueReason, params?: IssueParams): void => { fail(issues, () => `state.${path}`, reason, params); }
 
+/** Adds the issue that "state.`path`" is not one of `allowed`. */
+export const notOneOf = (issues: Issues, path: string, ...allowed: ReadonlyArray<string | boolean>): void => {
+  add(issues, path, 'not_one_of', { allowed })
+}
+
 // -------------------------------------------------------------------------------------
 // invariants
 // -------------------------------------------------------------------------------------
@@ -33,7 +38,7 @@ export const add = (issues: Issues, path: string, reason: IssueReason, params?: 
  * Every fee entry (current split or allocation) names the same account (docs/rules.md C3), compared
  * without regard to case, as UUIDs are.
  */
-export const checkFeeAccount = (
+const checkFeeAccount = (
   issues: Issues,
   splits: ReadonlyArray<MoneySplit>,
   allocation: ReadonlyArray<Allocation>
@@ -56,7 +61,7 @@ export const checkFeeAccount = (
  * Once charged, every current split stands in the allocation under its splitID, for the same
  * account and fee flag, with at least its current amount. Both lists ascend by splitID: one merge.
  */
-export const checkSplitsAllocated = (
+const checkSplitsAllocated = (
   issues: Issues,
   splits: ReadonlyArray<MoneySplit>,
   allocation: ReadonlyArray<Allocation>
@@ -69,59 +74,68 @@ export const checkSplitsAllocated = (
     const a = allocation[j]
     const path = `moneySplits.${i}`
     if (a === undefined || a.splitID !== s.splitID) {
-      add(issues, `${path}.splitID`, 'not_one_of', { allowed: ['allocation.*.splitID'] })
+      notOneOf(issues, `${path}.splitID`, 'allocation.*.splitID')
       continue
     }
     const at = `allocation.${j}`
     if (a.connectedAccountID !== s.connectedAccountID) {
-      add(issues, `${path}.connectedAccountID`, 'not_one_of', { allowed: [`${at}.connectedAccountID`] })
+      notOneOf(issues, `${path}.connectedAccountID`, `${at}.connectedAccountID`)
     }
-    if (a.isFee !== s.isFee) add(issues, `${path}.isFee`, 'not_one_of', { allowed: [`${at}.isFee`] })
+    if (a.isFee !== s.isFee) notOneOf(issues, `${path}.isFee`, `${at}.isFee`)
     if (s.amount > a.amount) add(issues, `${path}.amount`, 'too_big', { max: `${at}.amount` })
   }
-}
-
-export interface Money {
-  readonly status: PaymentStatus
-  readonly kind: PaymentKind
-  readonly chargeImmediately: boolean | undefined
-  readonly grossAmount: number | undefined
-  readonly splitSum: number | undefined
-  readonly allocationSum: number | undefined
-  readonly allocationLength: number | undefined
-  readonly chargedAmount: number | undefined
-  readonly refundedAmount: number | undefined
-  readonly excessRefundedAmount: number | undefined
-  readonly paidAmount: number | undefined
 }
 
 /** The params of an amount, list or count that must be 0 (or empty). */
 export const ZERO = { max: 0 } as const
 
-export const checkMoney = (issues: Issues, m: Money): void => {
-  const { status, kind, grossAmount: gross, chargedAmount: charged, refundedAmount: refunded } = m
-  const excess = m.excessRefundedAmount
-  const paid = m.paidAmount
-  if (gross !== undefined && m.splitSum !== undefined && gross !== m.splitSum) {
+/** A list of split records as read: the valid records, and Σ amounts when every amount is valid and the sum stays safe. */
+export interface Splits {
+  readonly splits: ReadonlyArray<MoneySplit>
+  readonly sum: number | undefined
+}
+
+/**
+ * The money invariants. `r` holds the top-level fields as read: each amount (and `chargeImmediately`
+ * of a card) is its valid value, or `undefined` when it is invalid (and has its issue already).
+ */
+const checkMoney = (
+  issues: Issues,
+  status: PaymentStatus,
+  kind: PaymentKind,
+  r: Obj,
+  splitSum: number | undefined,
+  allocation: Splits | undefined
+): void => {
+  const gross = r['grossAmount'] as number | undefined
+  const charged = r['chargedAmount'] as number | undefined
+  const refunded = r['refundedAmount'] as number | undefined
+  const excess = r['excessRefundedAmount'] as number | undefined
+  const paid = r['paidAmount'] as number | undefined
+  /** The amount `key` (a required field, so set on `r`) must be 0. */
+  const zero = (key: string): void => {
+    const v = r[key]
+    if (v !== undefined && v !== 0) add(issues, key, 'too_big', ZERO)
+  }
+  if (gross !== undefined && splitSum !== undefined && gross !== splitSum) {
     add(issues, 'grossAmount', 'sum_mismatch')
   }
   if (kind === 'card') {
-    if (paid !== undefined && paid !== 0) add(issues, 'paidAmount', 'too_big', ZERO)
-    if (excess !== undefined && excess !== 0) add(issues, 'excessRefundedAmount', 'too_big', ZERO)
+    zero('paidAmount')
+    zero('excessRefundedAmount')
   } else if (status === 'Reserved' || status === 'Cancelled') {
     // an invoice goes from Initiated to Charged
-    add(issues, 'status', 'not_one_of', { allowed: ['Initiated', 'Charged', 'Refunded'] })
+    notOneOf(issues, 'status', 'Initiated', 'Charged', 'Refunded')
   }
-  if (status === 'Reserved' && kind === 'card' && m.chargeImmediately === true) {
-    add(issues, 'chargeImmediately', 'not_one_of', { allowed: [false] })
+  if (status === 'Reserved' && kind === 'card' && r['chargeImmediately'] === true) {
+    notOneOf(issues, 'chargeImmediately', false)
   }
-  const charges = status === 'Charged' || status === 'Refunded'
-  if (!charges) {
+  if (status !== 'Charged' && status !== 'Refunded') {
     // before the charge: nothing charged, refunded or allocated
-    if (charged !== undefined && charged !== 0) add(issues, 'chargedAmount', 'too_big', ZERO)
-    if (refunded !== undefined && refunded !== 0) add(issues, 'refundedAmount', 'too_big', ZERO)
-    if (excess !== undefined && excess !== 0) add(issues, 'excessRefundedAmount', 'too_big', ZERO)
-    if (m.allocationLength !== undefined && m.allocationLength !== 0) add(issues, 'allocation', 'too_many', ZERO)
+    zero('chargedAmount')
+    zero('refundedAmount')
+    zero('excessRefundedAmount')
+    if (allocation !== undefined && allocation.splits.length !== 0) add(issues, 'allocation', 'too_many', ZERO)
     if (gross !== undefined && gross < 1) add(issues, 'grossAmount', 'too_small', { min: 1 })
     if (status === 'Initiated' && kind === 'invoice' && paid !== undefined && gross !== undefined && paid >= gross) {
       add(issues, 'paidAmount', 'too_big', { max: 'grossAmount - 1' })
@@ -132,26 +146,44 @@ export const checkMoney = (issues: Issues, m: Money): void => {
     if (refunded > charged) {
       add(issues, 'refundedAmount', 'too_big', { max: 'chargedAmount' })
     } else if (charged - refunded !== gross) {
-      add(issues, 'chargedAmount', 'not_one_of', { allowed: ['grossAmount + refundedAmount'] })
+      notOneOf(issues, 'chargedAmount', 'grossAmount + refundedAmount')
     }
   }
   if (excess !== undefined && refunded !== undefined && excess > refunded) {
     add(issues, 'excessRefundedAmount', 'too_big', { max: 'refundedAmount' })
   }
   if (
-    m.allocationSum !== undefined &&
+    allocation?.sum !== undefined &&
     charged !== undefined &&
     excess !== undefined &&
     excess <= charged &&
-    m.allocationSum !== charged - excess
+    allocation.sum !== charged - excess
   ) {
     add(issues, 'allocation', 'sum_mismatch')
   }
-  if (status === 'Refunded' && gross !== undefined && gross !== 0) {
-    add(issues, 'grossAmount', 'too_big', ZERO)
-  }
+  if (status === 'Refunded') zero('grossAmount')
   if (kind === 'invoice' && charged !== undefined && paid !== undefined && charged !== paid) {
-    add(issues, 'chargedAmount', 'not_one_of', { allowed: ['paidAmount'] })
+    notOneOf(issues, 'chargedAmount', 'paidAmount')
   }
 }
 
+/**
+ * The invariants between the fields of a state read by `validateState`: the money (when the status
+ * and kind are valid), every current split allocated once charged, one fee account.
+ */
+export const checkInvariants = (
+  issues: Issues,
+  status: PaymentStatus | undefined,
+  kind: PaymentKind | undefined,
+  r: Obj,
+  splits: Splits | undefined,
+  allocation: Splits | undefined
+): void => {
+  if (status !== undefined && kind !== undefined) {
+    checkMoney(issues, status, kind, r, splits?.sum, allocation)
+    if ((status === 'Charged' || status === 'Refunded') && splits !== undefined && allocation !== undefined) {
+      checkSplitsAllocated(issues, splits.splits, allocation.splits)
+    }
+  }
+  if (splits !== undefined && allocation !== undefined) checkFeeAccount(issues, splits.splits, allocation.splits)
+}

@@ -19,9 +19,9 @@
  *
  * @module state
  */
-import { hasOwn, own } from '../internal/own.js'
+import { own } from '../internal/own.js'
 import * as E from '../internal/either.js'
-import type { PaymentError } from '../errors.js'
+import type { IssueParams, PaymentError } from '../errors.js'
 import { invalid, paymentError, validationError } from '../errors.js'
 import {
   AMOUNT,
@@ -63,6 +63,7 @@ import type {
   PaymentStatus
 } from '../payment.js'
 import { initialState, SCHEMA_VERSION } from '../payment.js'
+import { paymentStatuses } from '../status.js'
 import { copyPayment } from '../evolve.js'
 import type { Customer, MetaData, PaymentGateway, WebhookSubscription } from './requests.js'
 import {
@@ -76,7 +77,7 @@ import {
   webhookEventTypes
 } from './validators.js'
 
-import { add, checkFeeAccount, checkMoney, checkSplitsAllocated, full, ZERO } from './stateInvariants.js'
+import { add, checkInvariants, full, notOneOf, type Splits, ZERO } from './stateInvariants.js'
 
 // -------------------------------------------------------------------------------------
 // field rules (the shared ones are in src/codecs/fields.ts)
@@ -113,7 +114,7 @@ const chars = (max: number, nonEmpty: boolean): Rule => {
 const ID = /* @__PURE__ */ chars(MAX_STRING_LENGTH, true)
 const NAME = /* @__PURE__ */ chars(MAX_STRING_LENGTH, false)
 const DESCRIPTION = /* @__PURE__ */ chars(MAX_DESCRIPTION_LENGTH, false)
-const STATUS = /* @__PURE__ */ oneOf('Initiated', 'Reserved', 'Charged', 'Cancelled', 'Refunded')
+const STATUS = /* @__PURE__ */ oneOf(...paymentStatuses)
 const KIND = /* @__PURE__ */ oneOf('card', 'invoice')
 const KID = /* @__PURE__ */ format(kidNumber.isValid, 'kid')
 const EVENT_TYPE: Rule = (v) =>
@@ -138,12 +139,42 @@ const CUSTOMER: ReadonlyArray<Field> = [
   ['customerType', ID]
 ]
 
-/** The length of the array `u`, read once; -1 (and an issue) when `u` is not an array. */
-const lengthOf = (issues: Issues, key: string, u: unknown): number => {
+/** Checks the field `key` of the entry being read (read once) by `rule`: its value, or `undefined`. */
+type Get = (key: string, rule: Rule, required?: boolean) => unknown
+
+/**
+ * Walks the list `o[field]` at `state.<field>`; false, with an issue, when it is not an array (its
+ * length read once) or holds more than `max` entries. Calls `read` with each entry that is an
+ * object, a {@link Get} of its fields and its index, or with `undefined` (after a `type` issue) for
+ * any other entry. A list without a cap may be huge: its walk stops once the issues are full.
+ */
+const eachEntry = (
+  issues: Issues,
+  o: Obj,
+  field: string,
+  read: (e: Obj | undefined, get: Get, i: number) => void,
+  max = Infinity
+): boolean => {
+  const u = own(o, field)
   const n: unknown = Array.isArray(u) ? (u as { readonly length: unknown }).length : -1
-  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n
-  add(issues, key, 'type', ARRAY)
-  return -1
+  if (!Number.isSafeInteger(n) || (n as number) < 0) {
+    add(issues, field, 'type', ARRAY)
+    return false
+  }
+  if ((n as number) > max) {
+    add(issues, field, 'too_many', { max })
+    return false
+  }
+  const base = `state.${field}`
+  let e: Obj = {}
+  let i = 0
+  const get: Get = (key, rule, required) => check(issues, own(e, key), base, i, key, rule, required)
+  for (; i < (n as number) && (max < Infinity || !full(issues)); i++) {
+    const x = own(u as object, i)
+    if (isObject(issues, x, base, i)) read((e = x), get, i)
+    else read(undefined, get, i)
+  }
+  return true
 }
 
 // -------------------------------------------------------------------------------------
@@ -152,35 +183,29 @@ const lengthOf = (issues: Issues, key: string, u: unknown): number => {
 
 type Mutable<A> = { -readonly [K in keyof A]: A[K] }
 
-const readCustomer = (issues: Issues, u: unknown): Customer | undefined => {
-  if (!isObject(issues, u, 'state.customer', -1)) return undefined
+const readCustomer = (issues: Issues, o: Obj): Customer | undefined => {
+  const u = own(o, 'customer')
+  if (u === undefined || !isObject(issues, u, 'state.customer', -1)) return undefined
   return checkFields(issues, u, 'state.customer', -1, CUSTOMER, {})
 }
 
-const readSubscriptions = (issues: Issues, u: unknown): ReadonlyArray<WebhookSubscription> | undefined => {
-  const n = lengthOf(issues, 'webhookSubscriptions', u)
-  if (n < 0) return undefined
-  if (n > MAX_SUBSCRIPTIONS) {
-    add(issues, 'webhookSubscriptions', 'too_many', { max: MAX_SUBSCRIPTIONS })
-    return undefined
-  }
-  const base = 'state.webhookSubscriptions'
-  const arr = u as ReadonlyArray<unknown>
+const readSubscriptions = (issues: Issues, o: Obj): ReadonlyArray<WebhookSubscription> | undefined => {
   const out: Array<WebhookSubscription> = []
-  for (let i = 0; i < n; i++) {
-    const e = hasOwn(arr, i) ? arr[i] : undefined
-    if (!isObject(issues, e, base, i)) continue
-    const eventTypeIn = (hasOwn(e, 'eventType') ? e['eventType'] : undefined)
-    const url = check(issues, (hasOwn(e, 'url') ? e['url'] : undefined), base, i, 'url', URL_RULE, true) as string | undefined
-    const eventType = check(issues, eventTypeIn, base, i, 'eventType', EVENT_TYPE, true)
+  const read = (e: Obj | undefined, get: Get, i: number): void => {
+    if (e === undefined) return
+    // read in the order of the interface, checked url first
+    const eventTypeIn = own(e, 'eventType')
+    const url = get('url', URL_RULE, true) as string | undefined
+    const eventType = check(issues, eventTypeIn, 'state.webhookSubscriptions', i, 'eventType', EVENT_TYPE, true)
     if (eventType !== undefined && url !== undefined) {
       out.push({ eventType: eventType as WebhookSubscription['eventType'], url })
     }
   }
-  return out
+  return eachEntry(issues, o, 'webhookSubscriptions', read, MAX_SUBSCRIPTIONS) ? out : undefined
 }
 
-const readMetaData = (issues: Issues, u: unknown): MetaData | undefined => {
+const readMetaData = (issues: Issues, o: Obj): MetaData | undefined => {
+  const u = own(o, 'metaData')
   if (!isObject(issues, u, 'state.metaData', -1)) return undefined
   const keys = Object.keys(u)
   if (keys.length > MAX_METADATA_KEYS) {
@@ -198,32 +223,21 @@ const readMetaData = (issues: Issues, u: unknown): MetaData | undefined => {
     const v: unknown = u[key]
     const broken = META_VALUE(v)
     if (broken === undefined) entries.push([key, v])
-    else add(issues, path, broken[0], hasOwn(broken, 1) ? broken[1] : undefined)
+    else add(issues, path, broken[0], own(broken, 1) as IssueParams | undefined)
   }
   // Object.fromEntries defines own data properties: a `__proto__` key stays plain data.
   return Object.fromEntries(entries) as MetaData
 }
 
-const readFormAttempts = (issues: Issues, u: unknown): ReadonlyArray<FormAttempt> | undefined => {
-  const n = lengthOf(issues, 'formAttempts', u)
-  if (n < 0) return undefined
-  const base = 'state.formAttempts'
-  const arr = u as ReadonlyArray<unknown>
+const readFormAttempts = (issues: Issues, o: Obj): ReadonlyArray<FormAttempt> | undefined => {
   const out: Array<FormAttempt> = []
-  for (let i = 0; i < n && !full(issues); i++) {
-    const e = hasOwn(arr, i) ? arr[i] : undefined
-    if (!isObject(issues, e, base, i)) continue
-    const at = check(issues, (hasOwn(e, 'at') ? e['at'] : undefined), base, i, 'at', TIMESTAMP, true) as string | undefined
-    const reason = check(issues, (hasOwn(e, 'reason') ? e['reason'] : undefined), base, i, 'reason', DESCRIPTION) as string | undefined
+  const read = (e: Obj | undefined, get: Get): void => {
+    if (e === undefined) return
+    const at = get('at', TIMESTAMP, true) as string | undefined
+    const reason = get('reason', DESCRIPTION) as string | undefined
     if (at !== undefined) out.push(reason === undefined ? { at } : { at, reason })
   }
-  return out
-}
-
-interface Splits {
-  readonly splits: ReadonlyArray<MoneySplit>
-  /** Σ amounts, when every amount is valid and the sum stays safe. */
-  readonly sum: number | undefined
+  return eachEntry(issues, o, 'formAttempts', read) ? out : undefined
 }
 
 /**
@@ -232,40 +246,35 @@ interface Splits {
  */
 const readSplits = (
   issues: Issues,
+  o: Obj,
   field: 'moneySplits' | 'allocation',
-  u: unknown,
   paymentReferenceID: string | undefined
 ): Splits | undefined => {
-  const n = lengthOf(issues, field, u)
-  if (n < 0) return undefined
-  const base = `state.${field}`
-  const arr = u as ReadonlyArray<unknown>
   const splits: Array<MoneySplit> = []
   let sum: number | undefined = 0
   let previousID = 0
-  for (let i = 0; i < n && !full(issues); i++) {
-    const e = hasOwn(arr, i) ? arr[i] : undefined
-    if (!isObject(issues, e, base, i)) {
+  const read = (e: Obj | undefined, get: Get, i: number): void => {
+    if (e === undefined) {
       sum = undefined
-      continue
+      return
     }
-    let splitID = check(issues, (hasOwn(e, 'splitID') ? e['splitID'] : undefined), base, i, 'splitID', POSITIVE, true) as number | undefined
+    let splitID = get('splitID', POSITIVE, true) as number | undefined
     if (splitID !== undefined) {
       if (splitID <= previousID) {
         add(issues, `${field}.${i}.splitID`, 'too_small', { min: `${field}.${i - 1}.splitID + 1` })
         splitID = undefined
       } else previousID = splitID
     }
-    const ref = check(issues, (hasOwn(e, 'paymentReferenceID') ? e['paymentReferenceID'] : undefined), base, i, 'paymentReferenceID', UUID, true) as string | undefined
+    const ref = get('paymentReferenceID', UUID, true) as string | undefined
     if (ref !== undefined && paymentReferenceID !== undefined && ref !== paymentReferenceID) {
-      add(issues, `${field}.${i}.paymentReferenceID`, 'not_one_of', { allowed: ['paymentReferenceID'] })
+      notOneOf(issues, `${field}.${i}.paymentReferenceID`, 'paymentReferenceID')
     }
-    const account = check(issues, (hasOwn(e, 'connectedAccountID') ? e['connectedAccountID'] : undefined), base, i, 'connectedAccountID', UUID, true) as string | undefined
-    const amount = check(issues, (hasOwn(e, 'amount') ? e['amount'] : undefined), base, i, 'amount', AMOUNT, true) as number | undefined
-    const description = check(issues, (hasOwn(e, 'description') ? e['description'] : undefined), base, i, 'description', DESCRIPTION) as string | undefined
-    const insertTime = check(issues, (hasOwn(e, 'insertTime') ? e['insertTime'] : undefined), base, i, 'insertTime', TIMESTAMP, true) as string | undefined
-    const externalID = check(issues, (hasOwn(e, 'externalID') ? e['externalID'] : undefined), base, i, 'externalID', ID) as string | undefined
-    const isFee = check(issues, (hasOwn(e, 'isFee') ? e['isFee'] : undefined), base, i, 'isFee', BOOLEAN, true) as boolean | undefined
+    const account = get('connectedAccountID', UUID, true) as string | undefined
+    const amount = get('amount', AMOUNT, true) as number | undefined
+    const description = get('description', DESCRIPTION) as string | undefined
+    const insertTime = get('insertTime', TIMESTAMP, true) as string | undefined
+    const externalID = get('externalID', ID) as string | undefined
+    const isFee = get('isFee', BOOLEAN, true) as boolean | undefined
     if (amount === undefined || sum === undefined) sum = undefined
     else if ((sum += amount) > Number.MAX_SAFE_INTEGER) {
       // exact: the sum of two safe integers passes MAX_SAFE_INTEGER exactly when its double does
@@ -280,14 +289,14 @@ const readSplits = (
       insertTime === undefined ||
       isFee === undefined
     ) {
-      continue
+      return
     }
     const split: Mutable<MoneySplit> = { splitID, paymentReferenceID: ref, connectedAccountID: account, amount, insertTime, isFee }
     if (description !== undefined) split.description = description
     if (externalID !== undefined) split.externalID = externalID
     splits.push(split)
   }
-  return { splits, sum }
+  return eachEntry(issues, o, field, read) ? { splits, sum } : undefined
 }
 
 /**
@@ -299,6 +308,7 @@ const shareIfSame = (allocation: Splits, splits: Splits | undefined): Splits => 
   const a = allocation.splits
   const b = splits.splits
   if (a.length !== b.length) return allocation
+  // each field written out: a read by a variable key costs several times more (docs/performance.md)
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as MoneySplit
     const y = b[i] as MoneySplit
@@ -371,7 +381,7 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
   const paymentGateway = r['paymentGateway'] as PaymentGateway | undefined
   let kind = r['kind'] as PaymentKind | undefined
   if (kind !== undefined && paymentGateway !== undefined && kind !== kindOf(paymentGateway)) {
-    add(issues, 'kind', 'not_one_of', { allowed: [kindOf(paymentGateway)] })
+    notOneOf(issues, 'kind', kindOf(paymentGateway))
     kind = undefined
   }
   fields(IDS)
@@ -379,52 +389,26 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
   // required for a card; when the kind is invalid only the type is checked
   fields([['chargeImmediately', BOOLEAN, kind === 'card']])
   fields(TERMS)
-  const splits = readSplits(issues, 'moneySplits', own(o, 'moneySplits'), paymentReferenceID)
+  const splits = readSplits(issues, o, 'moneySplits', paymentReferenceID)
   fields(CUSTOMER_ID)
-  const customerIn = own(o, 'customer')
-  const customer = customerIn === undefined ? undefined : readCustomer(issues, customerIn)
-  const webhookSubscriptions = readSubscriptions(issues, own(o, 'webhookSubscriptions'))
+  r['customer'] = readCustomer(issues, o)
+  r['webhookSubscriptions'] = readSubscriptions(issues, o)
   fields(URLS)
-  const metaData = readMetaData(issues, own(o, 'metaData'))
+  r['metaData'] = readMetaData(issues, o)
   fields(AMOUNTS)
   const kidIn = own(o, 'kid')
   const kid = kind === 'invoice' ? check(issues, kidIn, 'state', -1, 'kid', KID, true) as string | undefined : undefined
   // a card payment has no KID: its length must be 0 (docs/decisions.md "Issues: reasons, catalogs and caps")
   if (kind === 'card' && kidIn !== undefined) add(issues, 'kid', 'too_long', ZERO)
-  const formAttempts = readFormAttempts(issues, own(o, 'formAttempts'))
+  const formAttempts = readFormAttempts(issues, o)
   if (kind === 'invoice' && formAttempts !== undefined && formAttempts.length > 0) {
     // an invoice has no payment form
     add(issues, 'formAttempts', 'too_many', ZERO)
   }
-  const allocationRead = readSplits(issues, 'allocation', own(o, 'allocation'), paymentReferenceID)
+  const allocationRead = readSplits(issues, o, 'allocation', paymentReferenceID)
   const allocation = allocationRead === undefined ? undefined : shareIfSame(allocationRead, splits)
   fields(TIMES)
-  const grossAmount = r['grossAmount'] as number | undefined
-  const chargedAmount = r['chargedAmount'] as number | undefined
-  const refundedAmount = r['refundedAmount'] as number | undefined
-  const excessRefundedAmount = r['excessRefundedAmount'] as number | undefined
-  const paidAmount = r['paidAmount'] as number | undefined
-  const chargeImmediately = r['chargeImmediately'] as boolean | undefined
-
-  if (status !== undefined && kind !== undefined) {
-    checkMoney(issues, {
-      status,
-      kind,
-      chargeImmediately,
-      grossAmount,
-      splitSum: splits?.sum,
-      allocationSum: allocation?.sum,
-      allocationLength: allocation?.splits.length,
-      chargedAmount,
-      refundedAmount,
-      excessRefundedAmount,
-      paidAmount
-    })
-    if ((status === 'Charged' || status === 'Refunded') && splits !== undefined && allocation !== undefined) {
-      checkSplitsAllocated(issues, splits.splits, allocation.splits)
-    }
-  }
-  if (splits !== undefined && allocation !== undefined) checkFeeAccount(issues, splits.splits, allocation.splits)
+  checkInvariants(issues, status, kind, r, splits, allocation)
 
   // Every field read as undefined (a required one absent or invalid) has added an issue: with no
   // issue, every required field below holds a valid value.
@@ -432,9 +416,6 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
 
   r['status'] = status
   r['moneySplits'] = splits?.splits
-  r['customer'] = customer
-  r['webhookSubscriptions'] = webhookSubscriptions
-  r['metaData'] = metaData
   r['kid'] = kid
   r['formAttempts'] = formAttempts
   r['allocation'] = allocation?.splits
@@ -485,13 +466,13 @@ export const validateState = (input: unknown): E.Either<PaymentError, PaymentSta
     return E.left(invalid('state', 'type', OBJECT))
   }
   // docs/rules.md C11: 1 or absent is this release's shape; a higher integer is a newer release's
-  const schemaVersion = Object.hasOwn(input, 'schemaVersion') ? input['schemaVersion'] : undefined
+  const schemaVersion = own(input, 'schemaVersion')
   if (schemaVersion !== undefined && schemaVersion !== SCHEMA_VERSION) {
     return Number.isInteger(schemaVersion) && (schemaVersion as number) > SCHEMA_VERSION
       ? E.left(paymentError('UnsupportedSchemaVersion', `The state was stored by a newer release (schemaVersion above ${SCHEMA_VERSION}); this release cannot read it.`))
       : E.left(invalid('state.schemaVersion', 'not_one_of', { allowed: [SCHEMA_VERSION] }))
   }
-    const status = hasOwn(input, 'status') ? input['status'] : undefined
+  const status = own(input, 'status')
   if (status === 'NoPayment') return E.right(initialState)
   return validatePayment(input, status)
 }
