@@ -250,6 +250,8 @@ const codec = <Input, A>(
   collector: (u: unknown) => Validated<A>,
   decoded: (u: Record<string, unknown>) => boolean = () => true
 ): Codec<Input, A> => {
+  // io-ts's Type by its members, not its class (docs/decisions.md, "io-ts codecs without io-ts code")
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
   const type: t.Type<A> = new Type<A>(
     name,
     (u): u is A => collector(u).value !== undefined && decoded(u as Record<string, unknown>),

@@ -36,6 +36,7 @@ export class Type<A, O = A, I = unknown> implements t.Type<A, O, I> {
 
   /** io-ts `pipe`: this codec, then `ab` on what it decoded. */
   pipe<B, IB, OB>(ab: t.Type<B, OB, IB>, name = `pipe(${this.name}, ${ab.name})`): t.Type<B, O, I> {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- io-ts's Type by its members
     return new Type<B, O, I>(
       name,
       ab.is,
