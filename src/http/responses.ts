@@ -11,7 +11,7 @@ import type { ErrorCode, Issue } from '../errors.js'
 import type { AdjustedSplit, PaymentEvent, RefundedSplit } from '../events.js'
 import type { MoneySplit, Payment, PaymentStatus } from '../payment.js'
 import type { Customer, Environment, PaymentGateway } from '../codecs/requests.js'
-import { own } from './own.js'
+import { hasOwn, own } from './own.js'
 import type { CreatePaymentRoute, PaymentRoute, RouteMismatch, RouteName } from './routes.js'
 import type { WebhookPayment } from './webhooks.js'
 
@@ -247,7 +247,7 @@ export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
  */
 export const httpStatusOf = (error: { readonly code: WireErrorCode }): number => {
   const code: unknown = typeof error === 'object' && error !== null ? error.code : undefined
-  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(statusByCode, code)
+  return typeof code === 'string' && hasOwn(statusByCode, code)
     ? statusByCode[code as WireErrorCode]
     : 500
 }

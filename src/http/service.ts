@@ -20,7 +20,7 @@ import type { PaymentState } from '../payment.js'
 import { isPayment } from '../payment.js'
 import type { Customer, MoneySplitPatch } from '../codecs/requests.js'
 import { admitState, trustAfter } from '../trustedState.js'
-import { isObject, own } from './own.js'
+import { hasOwn, isObject, own } from './own.js'
 import { handleRead } from './reads.js'
 import { errorResponse, mismatchResponse, successResponse, type HttpResponse } from './responses.js'
 import { isReadRoute, matchRoute, type PaymentRoute } from './routes.js'
@@ -90,7 +90,7 @@ const sameValue = (a: unknown, b: unknown): boolean => {
   if (ka.length !== kb.length) return false
   return ka.every(
     (k) =>
-      Object.hasOwn(b, k) &&
+      hasOwn(b, k) &&
       sameValue(Object.getOwnPropertyDescriptor(a, k)?.value, Object.getOwnPropertyDescriptor(b, k)?.value)
   )
 }

@@ -15,7 +15,7 @@ import {
   type PaymentCreatedView
 } from './responses.js'
 import { parseWebhookEventType } from '../codecs/validators.js'
-import { own } from './own.js'
+import { hasOwn, own } from './own.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -97,7 +97,7 @@ const typeByEvent: Readonly<Record<PaymentEvent['type'], WebhookEventType | unde
  */
 export const webhookEventTypeOf = (event: PaymentEvent): O.Option<WebhookEventType> => {
   const type: unknown = typeof event === 'object' && event !== null ? event.type : undefined
-  return typeof type === 'string' && Object.prototype.hasOwnProperty.call(typeByEvent, type)
+  return typeof type === 'string' && hasOwn(typeByEvent, type)
     ? O.fromNullable(typeByEvent[type as PaymentEvent['type']])
     : O.none
 }
