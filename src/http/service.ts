@@ -23,7 +23,7 @@ import { admitState, trustAfter } from '../trustedState.js'
 import { hasOwn, isObject, own } from './own.js'
 import { handleRead } from './reads.js'
 import { errorResponse, mismatchResponse, successResponse, type HttpResponse } from './responses.js'
-import { isReadRoute, matchRoute, type PaymentRoute } from './routes.js'
+import { isReadRoute, matchRoute, routeTakesBody, type PaymentRoute } from './routes.js'
 import {
   checkContext,
   deliveriesOf,
@@ -180,21 +180,15 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
 // the payment endpoints
 // -------------------------------------------------------------------------------------
 
+/**
+ * The command of a payment endpoint: its type is the route's name, capitalised (`cancelPayment` →
+ * `CancelPayment`). The body of a partial refund or an adjustment goes to the decider as it came:
+ * it checks the payment's existence and status before the patch's shape (docs/rules.md C2 order),
+ * with the same rules as decodeMoneySplitPatch.
+ */
 const commandOf = (route: PaymentRoute, body: unknown, at: string): Command => {
-  switch (route.name) {
-    case 'cancelPayment':
-      return { type: 'CancelPayment', at }
-    case 'chargePayment':
-      return { type: 'ChargePayment', at }
-    case 'refundPayment':
-      return { type: 'RefundPayment', at }
-    // The body goes to the decider as it came: it checks the payment's existence and status
-    // before the patch's shape (docs/rules.md C2 order), with the same rules as decodeMoneySplitPatch.
-    case 'refundPartially':
-      return { type: 'RefundPartially', at, patch: body as MoneySplitPatch }
-    case 'adjustInvoice':
-      return { type: 'AdjustInvoice', at, patch: body as MoneySplitPatch }
-  }
+  const type = (route.name[0] as string).toUpperCase() + route.name.slice(1)
+  return (routeTakesBody(route) ? { type, at, patch: body as MoneySplitPatch } : { type, at }) as Command
 }
 
 const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Checked): Handled => {
