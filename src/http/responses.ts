@@ -345,25 +345,14 @@ const adjustedSplitOf = (s: AdjustedSplit): AdjustedSplit => ({
 // failure responses
 // -------------------------------------------------------------------------------------
 
-/** The error's own lists only: a polluted `Object.prototype` adds none. */
-const listOf = (e: WireError, key: 'issues' | 'missing' | 'unknown' | 'repeated'): ReadonlyArray<unknown> | undefined => {
-  const v = own(e, key)
-  return Array.isArray(v) ? (v as ReadonlyArray<unknown>) : undefined
-}
-
+/** The error's code and message, and copies of its own lists only: a polluted `Object.prototype` adds none. */
 const detailOf = (e: WireError): ErrorDetail => {
-  const issues = listOf(e, 'issues') as ReadonlyArray<Issue> | undefined
-  const missing = listOf(e, 'missing') as ReadonlyArray<number> | undefined
-  const unknown = listOf(e, 'unknown') as ReadonlyArray<number> | undefined
-  const repeated = listOf(e, 'repeated') as ReadonlyArray<number> | undefined
-  return {
-    code: e.code,
-    message: e.message,
-    ...(issues !== undefined ? { issues: issues.map((i) => ({ ...i })) } : {}),
-    ...(missing !== undefined ? { missing: [...missing] } : {}),
-    ...(unknown !== undefined ? { unknown: [...unknown] } : {}),
-    ...(repeated !== undefined ? { repeated: [...repeated] } : {})
+  const detail: Record<string, unknown> = { code: e.code, message: e.message }
+  for (const key of ['issues', 'missing', 'unknown', 'repeated']) {
+    const v = own(e, key)
+    if (Array.isArray(v)) detail[key] = key === 'issues' ? v.map((i: Issue) => ({ ...i })) : [...(v as ReadonlyArray<number>)]
   }
+  return detail as unknown as ErrorDetail
 }
 
 /**
@@ -423,11 +412,10 @@ export const mismatchResponse = (m: RouteMismatch): HttpResponse => {
   switch (m.reason) {
     case 'RouteNotFound':
       return errorResponse(undefined, { code: 'RouteNotFound', message: 'No endpoint has this path.' })
-    case 'MethodNotAllowed':
-      return {
-        ...errorResponse(undefined, { code: 'MethodNotAllowed', message: `This endpoint accepts ${m.allow.join(', ')} only.` }),
-        headers: { allow: m.allow.join(', ') }
-      }
+    case 'MethodNotAllowed': {
+      const allow = m.allow.join(', ')
+      return { ...errorResponse(undefined, { code: 'MethodNotAllowed', message: `This endpoint accepts ${allow} only.` }), headers: { allow } }
+    }
     case 'PaymentNotFound':
       return errorResponse(m.route.name, { code: 'PaymentNotFound', message: 'No payment has this paymentReferenceID.' })
     case 'CustomerNotFound':
