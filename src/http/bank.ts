@@ -24,6 +24,7 @@ import {
   run,
   unreadable,
   type Checked,
+  type Ran,
   type Deliveries,
   type World
 } from './world.js'
@@ -72,6 +73,10 @@ const readableAt = (world: World, paymentReferenceID: string): Payment | undefin
   return E.isRight(admitted) && isPayment(admitted.right) ? admitted.right : undefined
 }
 
+/** The outcome of running a command: the world it gave, or the world as it was when the command failed. */
+const operated = (world: World, ran: E.Either<PaymentError, Ran>): Operated =>
+  E.isLeft(ran) ? [world, ran, []] : [ran.right[0], E.right(ran.right[1]), ran.right[3]]
+
 /**
  * Runs the command `commandOf` makes on one payment: the world, the id and the context checked
  * first (in that order), then the command. Also gives the payment as it was, when it can be read.
@@ -88,10 +93,7 @@ const operate = (
     const checked = checkContext(ctx, false)
     if (E.isLeft(checked)) return [[world, checked, []], before]
     if (!world.payments.has(keyOf(paymentReferenceID))) return [[world, E.left(notFound), []], undefined]
-    const ran = run(world, paymentReferenceID, commandOf(checked.right), checked.right.catchAllUrl)
-    if (E.isLeft(ran)) return [[world, ran, []], before]
-    const [next, payment, , deliveries] = ran.right
-    return [[next, E.right(payment), deliveries], before]
+    return [operated(world, run(world, paymentReferenceID, commandOf(checked.right), checked.right.catchAllUrl)), before]
   } catch {
     return [[world, E.left(unreadable), []], undefined]
   }
@@ -285,10 +287,7 @@ export const receiveTransferByKid = (world: World, transfer: Transfer, ctx: Even
         []
       ]
     }
-    const ran = run(world, invoice.paymentReferenceID, { type: 'ReceiveInvoiceTransfer', at: checked.right.at, amount, kid }, checked.right.catchAllUrl)
-    if (E.isLeft(ran)) return [world, ran, []]
-    const [next, payment, , deliveries] = ran.right
-    return [next, E.right(payment), deliveries]
+    return operated(world, run(world, invoice.paymentReferenceID, { type: 'ReceiveInvoiceTransfer', at: checked.right.at, amount, kid }, checked.right.catchAllUrl))
   } catch {
     return [world, E.left(unreadable), []]
   }
