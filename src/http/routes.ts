@@ -105,15 +105,6 @@ const TARGET = /^([^?#]*)(?:\?([^#]*))?/
 /** The paths of the endpoints: `/payments`, `/payments/{id}`, `/payments/{id}/{action}`, `/customers/{id}`. */
 const PATH = /^\/(?:payments(?:\/([^/]*)(?:\/(cancel|charge|refund(?:\/partially)?|adjust))?)?|customers\/([^/]+))$/
 
-/** The endpoint of each action on a payment. */
-const actions: Readonly<Record<string, PaymentRoute['name']>> = {
-  cancel: 'cancelPayment',
-  charge: 'chargePayment',
-  refund: 'refundPayment',
-  'refund/partially': 'refundPartially',
-  adjust: 'adjustInvoice'
-}
-
 /** The endpoint a path names, whatever the method; `undefined` for no endpoint. */
 const matchPath = (target: unknown): PathMatch | undefined => {
   if (typeof target !== 'string') return undefined
@@ -125,7 +116,11 @@ const matchPath = (target: unknown): PathMatch | undefined => {
   if (id === undefined) {
     return { allow: GET_POST, route: (method) => (method === 'POST' ? { name: 'createPayment' } : { name: 'findPayment', query }) }
   }
-  if (action !== undefined) return { allow: POST, route: () => ({ name: actions[action] as PaymentRoute['name'], paymentReferenceID: id }) }
+  if (action !== undefined) {
+    // cancel, charge, refund → cancelPayment, chargePayment, refundPayment
+    const name = action === 'adjust' ? 'adjustInvoice' : action === 'refund/partially' ? 'refundPartially' : (`${action}Payment` as PaymentRoute['name'])
+    return { allow: POST, route: () => ({ name, paymentReferenceID: id }) }
+  }
   return id === '' ? undefined : { allow: GET, route: () => ({ name: 'getPayment', paymentReferenceID: id }) }
 }
 

@@ -69,17 +69,15 @@ export interface WebhookOptions {
 // event types
 // -------------------------------------------------------------------------------------
 
-const typeByEvent: Readonly<Record<PaymentEvent['type'], WebhookEventType | undefined>> = {
+/** The webhook event type of each domain event that sends one (the others are absent). */
+const typeByEvent: Readonly<Partial<Record<PaymentEvent['type'], WebhookEventType>>> = {
   PaymentCreated: 'Initiated',
   PaymentReserved: 'Reserved',
   PaymentCharged: 'Charged',
   PaymentCancelled: 'Cancelled',
   PaymentRefunded: 'Refunded',
   PaymentPartiallyRefunded: 'PartiallyRefunded',
-  InvoiceAdjusted: 'InvoiceAdjusted',
-  CustomerUpserted: undefined,
-  InvoiceTransferReceived: undefined,
-  PaymentFormFailed: undefined
+  InvoiceAdjusted: 'InvoiceAdjusted'
 }
 
 /**
