@@ -219,13 +219,9 @@ export const deliveriesOf = (
   payment: Payment,
   events: ReadonlyArray<PaymentEvent>,
   catchAllUrl: string | undefined
-): Deliveries => {
-  const customer = customerOf(world, payment)
-  return webhookDeliveries(payment, events, {
-    ...(catchAllUrl !== undefined ? { catchAllUrl } : {}),
-    ...(customer !== undefined ? { customer } : {})
-  })
-}
+): Deliveries =>
+  // an undefined option is read as an absent one
+  webhookDeliveries(payment, events, { catchAllUrl, customer: customerOf(world, payment) })
 
 // -------------------------------------------------------------------------------------
 // errors
