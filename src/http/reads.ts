@@ -6,9 +6,9 @@
  * @module reads
  */
 import * as E from '../internal/either.js'
-import type { Issue, PaymentError } from '../errors.js'
-import { issue, MAX_ISSUES, paymentError, validationError } from '../errors.js'
-import { keySegment } from '../codecs/fields.js'
+import type { PaymentError } from '../errors.js'
+import { paymentError, validationError } from '../errors.js'
+import { fail, keySegment, type Issues } from '../codecs/fields.js'
 import type { Payment } from '../payment.js'
 import { admitState } from '../trustedState.js'
 import { isPayment } from '../payment.js'
@@ -25,23 +25,17 @@ const QUERY_KEY = 'externalPaymentReferenceID'
  */
 export const readFindQuery = (query: string): E.Either<PaymentError, string> => {
   const params = new URLSearchParams(query)
-  const issues: Array<Issue> = []
+  const issues: Issues = []
   const seen = new Set<string>()
-  let more = 0
-  const add = (found: Issue): void => {
-    if (issues.length < MAX_ISSUES) issues.push(found)
-    else more++
-  }
   for (const key of params.keys()) {
     if (key === QUERY_KEY || seen.has(key)) continue
     seen.add(key)
-    add(issue(keySegment(key), 'not_one_of', { allowed: [QUERY_KEY] }))
+    fail(issues, keySegment(key), 'not_one_of', { allowed: [QUERY_KEY] })
   }
   const values = params.getAll(QUERY_KEY)
-  if (values.length === 0) add(issue(QUERY_KEY, 'required'))
-  else if (values.length > 1) add(issue(QUERY_KEY, 'too_many', { max: 1 }))
-  else if (values[0] === '') add(issue(QUERY_KEY, 'too_short', { min: 1 }))
-  if (more > 0) issues.push(issue('', 'too_many_issues', { more }))
+  if (values.length === 0) fail(issues, QUERY_KEY, 'required')
+  else if (values.length > 1) fail(issues, QUERY_KEY, 'too_many', { max: 1 })
+  else if (values[0] === '') fail(issues, QUERY_KEY, 'too_short', { min: 1 })
   return issues.length > 0 ? E.left(validationError(issues)) : E.right(values[0] as string)
 }
 
