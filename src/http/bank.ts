@@ -182,12 +182,12 @@ export const failForm = (
   paymentReferenceID: string,
   ctx: EventContext & { readonly reason?: string }
 ): FormOperated => {
-  const [[w, result, deliveries], before] = operate(world, paymentReferenceID, ctx, (c) => {
-    const reason = own(ctx, 'reason')
-    return reason === undefined
-      ? { type: 'FailPaymentForm', at: c.at }
-      : { type: 'FailPaymentForm', at: c.at, reason: reason as string }
-  })
+  // an absent reason is read as undefined, and the decider reads an undefined one as absent
+  const [[w, result, deliveries], before] = operate(world, paymentReferenceID, ctx, (c) => ({
+    type: 'FailPaymentForm',
+    at: c.at,
+    reason: own(ctx, 'reason') as string
+  }))
   return [w, result, deliveries, before?.failedUrl]
 }
 
