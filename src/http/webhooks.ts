@@ -15,7 +15,7 @@ import {
   type PaymentCreatedView
 } from './responses.js'
 import { parseWebhookEventType } from '../codecs/validators.js'
-import { hasOwn, own } from './own.js'
+import { hasOwn, isObject, own } from './own.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -201,21 +201,20 @@ export const webhookDeliveries = (
 ): ReadonlyArray<WebhookDelivery> => {
   const out: WebhookDelivery[] = []
   const first = payment.version - events.length
-  const catchAllIn = own(options, 'catchAllUrl')
-  const catchAll = typeof catchAllIn === 'string' ? catchAllIn : undefined
+  const catchAll = own(options, 'catchAllUrl')
   const customerIn = own(options, 'customer')
-  const customer = typeof customerIn === 'object' && customerIn !== null ? (customerIn as Customer) : undefined
+  const customer = isObject(customerIn) ? (customerIn as Customer) : undefined
   events.forEach((event, index) => {
     const type = webhookEventTypeOf(event)
     if (O.isNone(type)) return
     const eventType = type.value
     const urls: string[] = []
-    if (catchAll !== undefined && catchAll !== '') urls.push(catchAll)
+    if (typeof catchAll === 'string' && catchAll !== '') urls.push(catchAll)
     for (const s of payment.webhookSubscriptions) {
       const t = normaliseWebhookEventType(s.eventType)
       if (O.isSome(t) && t.value === eventType && !urls.includes(s.url)) urls.push(s.url)
     }
-    const eventID = `${payment.paymentReferenceID}:${String(first + index + 1)}`
+    const eventID = `${payment.paymentReferenceID}:${first + index + 1}`
     for (const url of urls) {
       out.push({
         url,
