@@ -11,9 +11,7 @@ import type { Issue, PaymentError } from '../errors.js'
 import { issue, paymentError, validationError } from '../errors.js'
 import { kid as kidNumber } from '../kid.js'
 import type { Payment } from '../payment.js'
-import { isPayment } from '../payment.js'
 import { isAmount } from '../codecs/validators.js'
-import { admitState } from '../trustedState.js'
 import { own } from './own.js'
 import {
   checkContext,
@@ -21,6 +19,7 @@ import {
   keyOf,
   notFound,
   openInvoicesWithKid,
+  readable,
   run,
   unreadable,
   type Checked,
@@ -69,8 +68,8 @@ export type FormOperated = readonly [
 const readableAt = (world: World, paymentReferenceID: string): Payment | undefined => {
   const stored = world.payments.get(keyOf(paymentReferenceID))
   if (stored === undefined) return undefined
-  const admitted = admitState(stored)
-  return E.isRight(admitted) && isPayment(admitted.right) ? admitted.right : undefined
+  const payment = readable(stored)
+  return E.isRight(payment) ? payment.right : undefined
 }
 
 /** The outcome of running a command: the world it gave, or the world as it was when the command failed. */

@@ -10,12 +10,10 @@ import type { PaymentError } from '../errors.js'
 import { paymentError, validationError } from '../errors.js'
 import { fail, keySegment, type Issues } from '../codecs/fields.js'
 import type { Payment } from '../payment.js'
-import { admitState } from '../trustedState.js'
-import { isPayment } from '../payment.js'
 import { errorResponse, type HttpResponse } from './responses.js'
 import type { ReadRoute } from './routes.js'
 import { webhookPaymentOf } from './webhooks.js'
-import { customerOf, keyOf, notFound, type World } from './world.js'
+import { customerOf, keyOf, notFound, readable, type World } from './world.js'
 
 const QUERY_KEY = 'externalPaymentReferenceID'
 
@@ -37,14 +35,6 @@ export const readFindQuery = (query: string): E.Either<PaymentError, string> => 
   else if (values.length > 1) fail(issues, QUERY_KEY, 'too_many', { max: 1 })
   else if (values[0] === '') fail(issues, QUERY_KEY, 'too_short', { min: 1 })
   return issues.length > 0 ? E.left(validationError(issues)) : E.right(values[0] as string)
-}
-
-/** The payment as stored, validated when paysplit did not make it; an error when it cannot be read. */
-const readable = (stored: Payment): E.Either<PaymentError, Payment> => {
-  const admitted = admitState(stored)
-  if (E.isLeft(admitted)) return admitted
-  /* v8 ignore next -- a stored { status: 'NoPayment' } is no payment */
-  return isPayment(admitted.right) ? E.right(admitted.right) : E.left(notFound)
 }
 
 const paymentResponse = (world: World, route: ReadRoute, stored: Payment | undefined, missing: PaymentError): HttpResponse => {

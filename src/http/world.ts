@@ -15,6 +15,7 @@ import type { PaymentEvent } from '../events.js'
 import type { Payment, PaymentState } from '../payment.js'
 import { initialState, isPayment } from '../payment.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
+import { admitState } from '../trustedState.js'
 import { isHttpUrl, isTimestamp, isUuid } from '../codecs/validators.js'
 import { isObject, own } from './own.js'
 import { webhookDeliveries, type WebhookDelivery } from './webhooks.js'
@@ -194,6 +195,14 @@ export const withEntry = <V>(m: ReadonlyMap<string, V>, key: string, value: V): 
 
 export const stateOf = (world: World, paymentReferenceID: string): PaymentState =>
   world.payments.get(keyOf(paymentReferenceID)) ?? initialState
+
+/** The payment as stored, validated when paysplit did not make it; an error when it cannot be read. */
+export const readable = (stored: Payment): E.Either<PaymentError, Payment> => {
+  const admitted = admitState(stored)
+  if (E.isLeft(admitted)) return admitted
+  /* v8 ignore next -- a stored { status: 'NoPayment' } is no payment */
+  return isPayment(admitted.right) ? E.right(admitted.right) : E.left(notFound)
+}
 
 /** What running a command on one payment gave: the new world, the payment, its events, its webhooks. */
 export type Ran = readonly [world: World, payment: Payment, events: ReadonlyArray<PaymentEvent>, deliveries: Deliveries]
