@@ -16,8 +16,7 @@ import { paymentError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import { evolve } from '../evolve.js'
 import { kid as kidNumber } from '../kid.js'
-import type { PaymentState } from '../payment.js'
-import { isPayment } from '../payment.js'
+import type { Payment, PaymentState } from '../payment.js'
 import type { Customer, MoneySplitPatch } from '../codecs/requests.js'
 import { admitState, trustAfter } from '../trustedState.js'
 import { hasOwn, isObject, own } from './own.js'
@@ -157,9 +156,8 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
   }
   const created = createDecoded(stateOf(world, c.paymentReferenceID), command)
   if (E.isLeft(created)) return createError(world, created.left)
-  const [payment, events] = created.right
-  /* v8 ignore if -- unreachable: a state after an accepted create is a payment */
-  if (!isPayment(payment)) return createError(world, notFound)
+  // a state after an accepted create is a payment
+  const [payment, events] = created.right as readonly [Payment, ReadonlyArray<PaymentEvent>]
   const reference: CreatedReference =
     kid !== undefined
       ? { paymentReferenceID: payment.paymentReferenceID, request, kid }

@@ -216,9 +216,8 @@ export const run = (
 ): E.Either<PaymentError, Ran> => {
   const result = transition(stateOf(world, paymentReferenceID), command)
   if (E.isLeft(result)) return result
-  const [after, events] = result.right
-  /* v8 ignore if -- unreachable: a state after an accepted command is a payment */
-  if (!isPayment(after)) return E.left(notFound)
+  // a state after an accepted command is a payment
+  const [after, events] = result.right as readonly [Payment, ReadonlyArray<PaymentEvent>]
   const next: World = { ...world, payments: withEntry(world.payments, keyOf(after.paymentReferenceID), after) }
   return E.right([next, after, events, deliveriesOf(next, after, events, catchAllUrl)])
 }
