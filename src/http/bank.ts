@@ -104,8 +104,9 @@ const readTransfer = (transfer: unknown): E.Either<PaymentError, Transfer> => {
   const kid = own(transfer, 'kid')
   const issues: Array<Issue> = []
   if (typeof amount !== 'number') issues.push(issue('amount', 'type', { expected: 'number' }))
-  else if (!isAmount(amount) && Number.isFinite(amount) && amount >= 1) issues.push(issue('amount', 'not_integer'))
-  else if (!isAmount(amount) || amount < 1) issues.push(issue('amount', 'too_small', { min: 1 }))
+  else if (!isAmount(amount) || amount < 1) {
+    issues.push(Number.isFinite(amount) && amount >= 1 ? issue('amount', 'not_integer') : issue('amount', 'too_small', { min: 1 }))
+  }
   if (typeof kid !== 'string') issues.push(issue('kid', 'type', { expected: 'string' }))
   else if (!kidNumber.isValid(kid)) issues.push(issue('kid', 'format', { format: 'kid' }))
   return issues.length > 0 ? E.left(validationError(issues)) : E.right({ amount: amount as number, kid: kid as string })

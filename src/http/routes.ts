@@ -175,7 +175,7 @@ export const allowedMethods = (path: string): ReadonlyArray<string> => matchPath
 export const matchRoute = (method: string, path: string): E.Either<RouteMismatch, Route> => {
   const match = matchPath(path)
   if (match === undefined) return E.left({ reason: 'RouteNotFound' })
-  if (typeof method !== 'string' || !match.allow.includes(method)) {
+  if (!match.allow.includes(method)) {
     return E.left({ reason: 'MethodNotAllowed', allow: match.allow })
   }
   const route = match.route(method)

@@ -187,11 +187,7 @@ export const mergeCustomer = (existing: Customer | undefined, given: Customer): 
   return out
 }
 
-export const withEntry = <V>(m: ReadonlyMap<string, V>, key: string, value: V): ReadonlyMap<string, V> => {
-  const copy = new Map(m)
-  copy.set(key, value)
-  return copy
-}
+export const withEntry = <V>(m: ReadonlyMap<string, V>, key: string, value: V): ReadonlyMap<string, V> => new Map(m).set(key, value)
 
 export const stateOf = (world: World, paymentReferenceID: string): PaymentState =>
   world.payments.get(keyOf(paymentReferenceID)) ?? initialState
