@@ -136,10 +136,12 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
       )
     )
   }
-  let kid: string | undefined
+  // the KID of a new invoice, for its command and its reference
+  let withKid: { readonly kid?: string } = {}
   if (request.paymentGateway === 'invoice') {
     if (!kidNumber.isValid(c.kid)) return createError(world, invalidContext([kidIssue]))
-    kid = c.kid as string
+    const kid = c.kid as string
+    withKid = { kid }
     if (openInvoicesWithKid(world, kid).length > 0) {
       return createError(
         world,
@@ -152,16 +154,13 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
     at: c.at,
     paymentReferenceID: c.paymentReferenceID,
     request,
-    ...(kid !== undefined ? { kid } : {})
+    ...withKid
   }
   const created = createDecoded(stateOf(world, c.paymentReferenceID), command)
   if (E.isLeft(created)) return createError(world, created.left)
   // a state after an accepted create is a payment
   const [payment, events] = created.right as readonly [Payment, ReadonlyArray<PaymentEvent>]
-  const reference: CreatedReference =
-    kid !== undefined
-      ? { paymentReferenceID: payment.paymentReferenceID, request, kid }
-      : { paymentReferenceID: payment.paymentReferenceID, request }
+  const reference: CreatedReference = { paymentReferenceID: payment.paymentReferenceID, request, ...withKid }
   const customer = own(request, 'customer') as Customer | undefined
   const next: World = {
     payments: withEntry(world.payments, keyOf(payment.paymentReferenceID), payment),
