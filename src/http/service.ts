@@ -79,8 +79,7 @@ export type Handled = readonly [world: World, response: HttpResponse, deliveries
 /** Structural equality of JSON-like values (key order ignored; own properties only). */
 const sameValue = (a: unknown, b: unknown): boolean => {
   if (a === b) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
+  if (!isObject(a) || !isObject(b) || Array.isArray(a) !== Array.isArray(b)) return false
   if (Array.isArray(a) && Array.isArray(b)) {
     return a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
   }
