@@ -10,7 +10,7 @@ import type { PaymentError } from '../errors.js'
 import { paymentError, validationError } from '../errors.js'
 import { fail, keySegment, type Issues } from '../codecs/fields.js'
 import type { Payment } from '../payment.js'
-import { errorResponse, type HttpResponse } from './responses.js'
+import { errorResponse, mismatchResponse, type HttpResponse } from './responses.js'
 import type { ReadRoute } from './routes.js'
 import { webhookPaymentOf } from './webhooks.js'
 import { customerOf, keyOf, notFound, readable, type World } from './world.js'
@@ -64,7 +64,7 @@ export const handleRead = (world: World, route: ReadRoute): HttpResponse => {
     case 'getCustomer': {
       const customer = world.customers.get(route.customerExternalID)
       return customer === undefined
-        ? errorResponse(route.name, paymentError('CustomerNotFound', 'No customer has this customerExternalID.'))
+        ? mismatchResponse({ reason: 'CustomerNotFound' })
         : { status: 200, body: { customer: { ...customer } } }
     }
   }
