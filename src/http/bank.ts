@@ -13,11 +13,11 @@ import { kid as kidNumber } from '../kid.js'
 import type { Payment } from '../payment.js'
 import { isAmount } from '../codecs/validators.js'
 import { own } from './own.js'
+import { notFound } from './responses.js'
 import {
   checkContext,
   isWorld,
   keyOf,
-  notFound,
   openInvoicesWithKid,
   readable,
   run,

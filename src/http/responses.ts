@@ -7,7 +7,8 @@
  *
  * @module responses
  */
-import type { ErrorCode, Issue } from '../errors.js'
+import type { ErrorCode, Issue, PaymentError } from '../errors.js'
+import { paymentError } from '../errors.js'
 import type { AdjustedSplit, PaymentEvent, RefundedSplit } from '../events.js'
 import type { MoneySplit, Payment, PaymentStatus } from '../payment.js'
 import type { Customer, Environment, PaymentGateway } from '../codecs/requests.js'
@@ -188,6 +189,9 @@ const optional = <O extends object, K extends keyof O & string>(o: O, key: K): P
   const v = own(o, key)
   return v === undefined ? {} : ({ [key]: v } as Partial<Pick<O, K>>)
 }
+
+/** No payment has the id a request named (404). @internal */
+export const notFound: PaymentError = paymentError('PaymentNotFound', 'No payment has this paymentReferenceID.')
 
 /**
  * The HTTP status of every wire error code, the table of {@link httpStatusOf} (and of the OpenAPI
@@ -417,7 +421,7 @@ export const mismatchResponse = (m: RouteMismatch): HttpResponse => {
       return { ...errorResponse(undefined, { code: 'MethodNotAllowed', message: `This endpoint accepts ${allow} only.` }), headers: { allow } }
     }
     case 'PaymentNotFound':
-      return errorResponse(m.route.name, { code: 'PaymentNotFound', message: 'No payment has this paymentReferenceID.' })
+      return errorResponse(m.route.name, notFound)
     case 'CustomerNotFound':
       return errorResponse('getCustomer', { code: 'CustomerNotFound', message: 'No customer has this customerExternalID.' })
   }

@@ -21,7 +21,7 @@ import type { Customer, MoneySplitPatch } from '../codecs/requests.js'
 import { admitState, trustAfter } from '../trustedState.js'
 import { hasOwn, isObject, own } from './own.js'
 import { handleRead } from './reads.js'
-import { errorResponse, mismatchResponse, successResponse, type HttpResponse } from './responses.js'
+import { errorResponse, mismatchResponse, notFound, successResponse, type HttpResponse } from './responses.js'
 import { isReadRoute, matchRoute, routeTakesBody, type PaymentRoute } from './routes.js'
 import {
   checkContext,
@@ -31,7 +31,6 @@ import {
   keyOf,
   kidIssue,
   mergeCustomer,
-  notFound,
   openInvoicesWithKid,
   run,
   stateOf,

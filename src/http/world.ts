@@ -10,7 +10,7 @@ import * as O from '../internal/option.js'
 import type { Command } from '../commands.js'
 import { transition } from '../decider.js'
 import type { Issue, PaymentError } from '../errors.js'
-import { invalid, issue, paymentError } from '../errors.js'
+import { invalid, issue } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment, PaymentState } from '../payment.js'
 import { initialState, isPayment } from '../payment.js'
@@ -18,7 +18,9 @@ import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../trustedState.js'
 import { isHttpUrl, isTimestamp, isUuid } from '../codecs/validators.js'
 import { isObject, own } from './own.js'
+import { notFound } from './responses.js'
 import { webhookDeliveries, type WebhookDelivery } from './webhooks.js'
+
 
 // -------------------------------------------------------------------------------------
 // model
@@ -230,8 +232,6 @@ export const deliveriesOf = (
 // -------------------------------------------------------------------------------------
 // errors
 // -------------------------------------------------------------------------------------
-
-export const notFound: PaymentError = paymentError('PaymentNotFound', 'No payment has this paymentReferenceID.')
 
 /** The world, the request or the context could not be read: give a World from paysplit and plain objects. */
 export const unreadable: PaymentError = invalid('', 'type', { expected: 'object' })
