@@ -153,11 +153,12 @@ export const getCustomer = (world: World, customerExternalID: string): O.Option<
 }
 
 /**
- * The customer record webhooks and reads report for `payment` (docs/rules.md C9): the world's
- * stored one for its `customerExternalID`, else the payment's own, else none.
+ * The world's stored customer record for `payment`'s `customerExternalID`, if any: webhooks and
+ * reads report it, else the payment's own (`webhookPaymentOf` falls back to it), else none
+ * (docs/rules.md C9).
  */
 export const customerOf = (world: World, payment: Payment): Customer | undefined =>
-  world.customers.get(payment.customerExternalID) ?? (own(payment, 'customer') as Customer | undefined)
+  world.customers.get(payment.customerExternalID)
 
 /**
  * The open (`Initiated`) invoices of the world that hold `kid` (docs/rules.md C9: at most one in a
