@@ -84,6 +84,10 @@ describe('C9: GET /payments?externalPaymentReferenceID=… → 200 { payment }; 
     const paths = issuePaths(r)
     expect(paths).toHaveLength(101)
     expect(paths.at(-1)).toBe('')
+    // 5000 + 1 unknown parameters and the missing externalPaymentReferenceID: 100 listed, 4902 counted
+    const error = bodyOf(r)['error'] as { message: string; issues: ReadonlyArray<{ reason: string; params?: unknown }> }
+    expect(error.issues.at(-1)).toMatchObject({ reason: 'too_many_issues', params: { more: 4902 } })
+    expect(error.message).toBe('The input is not valid: 5002 problems (see issues).')
     expect(JSON.stringify(r.body).length).toBeLessThan(64_000)
     const long = get(emptyWorld, `/payments?${'k'.repeat(10_000)}=1&externalPaymentReferenceID=a`)
     expect(issuePaths(long)).toStrictEqual([`${'k'.repeat(64)}…`])

@@ -11,19 +11,19 @@ import type { Issue, PaymentError } from '../errors.js'
 import { issue, paymentError, validationError } from '../errors.js'
 import { kid as kidNumber } from '../kid.js'
 import type { Payment } from '../payment.js'
-import { isPayment } from '../payment.js'
 import { isAmount } from '../codecs/validators.js'
-import { admitState } from '../trustedState.js'
 import { own } from './own.js'
+import { notFound } from './responses.js'
 import {
   checkContext,
   isWorld,
   keyOf,
-  notFound,
   openInvoicesWithKid,
+  readable,
   run,
   unreadable,
   type Checked,
+  type Ran,
   type Deliveries,
   type World
 } from './world.js'
@@ -68,9 +68,13 @@ export type FormOperated = readonly [
 const readableAt = (world: World, paymentReferenceID: string): Payment | undefined => {
   const stored = world.payments.get(keyOf(paymentReferenceID))
   if (stored === undefined) return undefined
-  const admitted = admitState(stored)
-  return E.isRight(admitted) && isPayment(admitted.right) ? admitted.right : undefined
+  const payment = readable(stored)
+  return E.isRight(payment) ? payment.right : undefined
 }
+
+/** The outcome of running a command: the world it gave, or the world as it was when the command failed. */
+const operated = (world: World, ran: E.Either<PaymentError, Ran>): Operated =>
+  E.isLeft(ran) ? [world, ran, []] : [ran.right[0], E.right(ran.right[1]), ran.right[3]]
 
 /**
  * Runs the command `commandOf` makes on one payment: the world, the id and the context checked
@@ -88,10 +92,7 @@ const operate = (
     const checked = checkContext(ctx, false)
     if (E.isLeft(checked)) return [[world, checked, []], before]
     if (!world.payments.has(keyOf(paymentReferenceID))) return [[world, E.left(notFound), []], undefined]
-    const ran = run(world, paymentReferenceID, commandOf(checked.right), checked.right.catchAllUrl)
-    if (E.isLeft(ran)) return [[world, ran, []], before]
-    const [next, payment, , deliveries] = ran.right
-    return [[next, E.right(payment), deliveries], before]
+    return [operated(world, run(world, paymentReferenceID, commandOf(checked.right), checked.right.catchAllUrl)), before]
   } catch {
     return [[world, E.left(unreadable), []], undefined]
   }
@@ -103,8 +104,9 @@ const readTransfer = (transfer: unknown): E.Either<PaymentError, Transfer> => {
   const kid = own(transfer, 'kid')
   const issues: Array<Issue> = []
   if (typeof amount !== 'number') issues.push(issue('amount', 'type', { expected: 'number' }))
-  else if (!isAmount(amount) && Number.isFinite(amount) && amount >= 1) issues.push(issue('amount', 'not_integer'))
-  else if (!isAmount(amount) || amount < 1) issues.push(issue('amount', 'too_small', { min: 1 }))
+  else if (!isAmount(amount) || amount < 1) {
+    issues.push(Number.isFinite(amount) && amount >= 1 ? issue('amount', 'not_integer') : issue('amount', 'too_small', { min: 1 }))
+  }
   if (typeof kid !== 'string') issues.push(issue('kid', 'type', { expected: 'string' }))
   else if (!kidNumber.isValid(kid)) issues.push(issue('kid', 'format', { format: 'kid' }))
   return issues.length > 0 ? E.left(validationError(issues)) : E.right({ amount: amount as number, kid: kid as string })
@@ -180,12 +182,12 @@ export const failForm = (
   paymentReferenceID: string,
   ctx: EventContext & { readonly reason?: string }
 ): FormOperated => {
-  const [[w, result, deliveries], before] = operate(world, paymentReferenceID, ctx, (c) => {
-    const reason = own(ctx, 'reason')
-    return reason === undefined
-      ? { type: 'FailPaymentForm', at: c.at }
-      : { type: 'FailPaymentForm', at: c.at, reason: reason as string }
-  })
+  // an absent reason is read as undefined, and the decider reads an undefined one as absent
+  const [[w, result, deliveries], before] = operate(world, paymentReferenceID, ctx, (c) => ({
+    type: 'FailPaymentForm',
+    at: c.at,
+    reason: own(ctx, 'reason') as string
+  }))
   return [w, result, deliveries, before?.failedUrl]
 }
 
@@ -285,10 +287,7 @@ export const receiveTransferByKid = (world: World, transfer: Transfer, ctx: Even
         []
       ]
     }
-    const ran = run(world, invoice.paymentReferenceID, { type: 'ReceiveInvoiceTransfer', at: checked.right.at, amount, kid }, checked.right.catchAllUrl)
-    if (E.isLeft(ran)) return [world, ran, []]
-    const [next, payment, , deliveries] = ran.right
-    return [next, E.right(payment), deliveries]
+    return operated(world, run(world, invoice.paymentReferenceID, { type: 'ReceiveInvoiceTransfer', at: checked.right.at, amount, kid }, checked.right.catchAllUrl))
   } catch {
     return [world, E.left(unreadable), []]
   }

@@ -84,7 +84,7 @@ export const webhookMessage = (delivery: WebhookDelivery, options: WebhookMessag
   const payload = own(delivery, 'payload')
   const eventID = own(payload, 'eventID')
   const t = own(options, 'timestamp')
-  const timestamp = typeof t === 'number' && Number.isSafeInteger(t) && t >= 0 ? t : 0
+  const timestamp = Number.isSafeInteger(t) && (t as number) >= 0 ? (t as number) : 0
   const id = typeof eventID === 'string' ? eventID : ''
   let body: string
   try {

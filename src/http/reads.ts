@@ -6,16 +6,14 @@
  * @module reads
  */
 import * as E from '../internal/either.js'
-import type { Issue, PaymentError } from '../errors.js'
-import { issue, MAX_ISSUES, paymentError, validationError } from '../errors.js'
-import { keySegment } from '../codecs/fields.js'
+import type { PaymentError } from '../errors.js'
+import { paymentError, validationError } from '../errors.js'
+import { fail, keySegment, type Issues } from '../codecs/fields.js'
 import type { Payment } from '../payment.js'
-import { admitState } from '../trustedState.js'
-import { isPayment } from '../payment.js'
-import { errorResponse, type HttpResponse } from './responses.js'
+import { errorResponse, mismatchResponse, notFound, type HttpResponse } from './responses.js'
 import type { ReadRoute } from './routes.js'
 import { webhookPaymentOf } from './webhooks.js'
-import { customerOf, keyOf, notFound, type World } from './world.js'
+import { customerOf, keyOf, readable, type World } from './world.js'
 
 const QUERY_KEY = 'externalPaymentReferenceID'
 
@@ -25,32 +23,18 @@ const QUERY_KEY = 'externalPaymentReferenceID'
  */
 export const readFindQuery = (query: string): E.Either<PaymentError, string> => {
   const params = new URLSearchParams(query)
-  const issues: Array<Issue> = []
+  const issues: Issues = []
   const seen = new Set<string>()
-  let more = 0
-  const add = (found: Issue): void => {
-    if (issues.length < MAX_ISSUES) issues.push(found)
-    else more++
-  }
   for (const key of params.keys()) {
     if (key === QUERY_KEY || seen.has(key)) continue
     seen.add(key)
-    add(issue(keySegment(key), 'not_one_of', { allowed: [QUERY_KEY] }))
+    fail(issues, keySegment(key), 'not_one_of', { allowed: [QUERY_KEY] })
   }
   const values = params.getAll(QUERY_KEY)
-  if (values.length === 0) add(issue(QUERY_KEY, 'required'))
-  else if (values.length > 1) add(issue(QUERY_KEY, 'too_many', { max: 1 }))
-  else if (values[0] === '') add(issue(QUERY_KEY, 'too_short', { min: 1 }))
-  if (more > 0) issues.push(issue('', 'too_many_issues', { more }))
+  if (values.length === 0) fail(issues, QUERY_KEY, 'required')
+  else if (values.length > 1) fail(issues, QUERY_KEY, 'too_many', { max: 1 })
+  else if (values[0] === '') fail(issues, QUERY_KEY, 'too_short', { min: 1 })
   return issues.length > 0 ? E.left(validationError(issues)) : E.right(values[0] as string)
-}
-
-/** The payment as stored, validated when paysplit did not make it; an error when it cannot be read. */
-const readable = (stored: Payment): E.Either<PaymentError, Payment> => {
-  const admitted = admitState(stored)
-  if (E.isLeft(admitted)) return admitted
-  /* v8 ignore next -- a stored { status: 'NoPayment' } is no payment */
-  return isPayment(admitted.right) ? E.right(admitted.right) : E.left(notFound)
 }
 
 const paymentResponse = (world: World, route: ReadRoute, stored: Payment | undefined, missing: PaymentError): HttpResponse => {
@@ -80,7 +64,7 @@ export const handleRead = (world: World, route: ReadRoute): HttpResponse => {
     case 'getCustomer': {
       const customer = world.customers.get(route.customerExternalID)
       return customer === undefined
-        ? errorResponse(route.name, paymentError('CustomerNotFound', 'No customer has this customerExternalID.'))
+        ? mismatchResponse({ reason: 'CustomerNotFound' })
         : { status: 200, body: { customer: { ...customer } } }
     }
   }

@@ -7,11 +7,12 @@
  *
  * @module responses
  */
-import type { ErrorCode, Issue } from '../errors.js'
+import type { ErrorCode, Issue, PaymentError } from '../errors.js'
+import { paymentError } from '../errors.js'
 import type { AdjustedSplit, PaymentEvent, RefundedSplit } from '../events.js'
 import type { MoneySplit, Payment, PaymentStatus } from '../payment.js'
 import type { Customer, Environment, PaymentGateway } from '../codecs/requests.js'
-import { own } from './own.js'
+import { hasOwn, own } from './own.js'
 import type { CreatePaymentRoute, PaymentRoute, RouteMismatch, RouteName } from './routes.js'
 import type { WebhookPayment } from './webhooks.js'
 
@@ -189,6 +190,9 @@ const optional = <O extends object, K extends keyof O & string>(o: O, key: K): P
   return v === undefined ? {} : ({ [key]: v } as Partial<Pick<O, K>>)
 }
 
+/** No payment has the id a request named (404). @internal */
+export const notFound: PaymentError = paymentError('PaymentNotFound', 'No payment has this paymentReferenceID.')
+
 /**
  * The HTTP status of every wire error code, the table of {@link httpStatusOf} (and of the OpenAPI
  * description, `npm run openapi`).
@@ -247,7 +251,7 @@ export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
  */
 export const httpStatusOf = (error: { readonly code: WireErrorCode }): number => {
   const code: unknown = typeof error === 'object' && error !== null ? error.code : undefined
-  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(statusByCode, code)
+  return typeof code === 'string' && hasOwn(statusByCode, code)
     ? statusByCode[code as WireErrorCode]
     : 500
 }
@@ -345,25 +349,14 @@ const adjustedSplitOf = (s: AdjustedSplit): AdjustedSplit => ({
 // failure responses
 // -------------------------------------------------------------------------------------
 
-/** The error's own lists only: a polluted `Object.prototype` adds none. */
-const listOf = (e: WireError, key: 'issues' | 'missing' | 'unknown' | 'repeated'): ReadonlyArray<unknown> | undefined => {
-  const v = own(e, key)
-  return Array.isArray(v) ? (v as ReadonlyArray<unknown>) : undefined
-}
-
+/** The error's code and message, and copies of its own lists only: a polluted `Object.prototype` adds none. */
 const detailOf = (e: WireError): ErrorDetail => {
-  const issues = listOf(e, 'issues') as ReadonlyArray<Issue> | undefined
-  const missing = listOf(e, 'missing') as ReadonlyArray<number> | undefined
-  const unknown = listOf(e, 'unknown') as ReadonlyArray<number> | undefined
-  const repeated = listOf(e, 'repeated') as ReadonlyArray<number> | undefined
-  return {
-    code: e.code,
-    message: e.message,
-    ...(issues !== undefined ? { issues: issues.map((i) => ({ ...i })) } : {}),
-    ...(missing !== undefined ? { missing: [...missing] } : {}),
-    ...(unknown !== undefined ? { unknown: [...unknown] } : {}),
-    ...(repeated !== undefined ? { repeated: [...repeated] } : {})
+  const detail: Record<string, unknown> = { code: e.code, message: e.message }
+  for (const key of ['issues', 'missing', 'unknown', 'repeated']) {
+    const v = own(e, key)
+    if (Array.isArray(v)) detail[key] = key === 'issues' ? v.map((i: Issue) => ({ ...i })) : [...(v as ReadonlyArray<number>)]
   }
+  return detail as unknown as ErrorDetail
 }
 
 /**
@@ -423,13 +416,12 @@ export const mismatchResponse = (m: RouteMismatch): HttpResponse => {
   switch (m.reason) {
     case 'RouteNotFound':
       return errorResponse(undefined, { code: 'RouteNotFound', message: 'No endpoint has this path.' })
-    case 'MethodNotAllowed':
-      return {
-        ...errorResponse(undefined, { code: 'MethodNotAllowed', message: `This endpoint accepts ${m.allow.join(', ')} only.` }),
-        headers: { allow: m.allow.join(', ') }
-      }
+    case 'MethodNotAllowed': {
+      const allow = m.allow.join(', ')
+      return { ...errorResponse(undefined, { code: 'MethodNotAllowed', message: `This endpoint accepts ${allow} only.` }), headers: { allow } }
+    }
     case 'PaymentNotFound':
-      return errorResponse(m.route.name, { code: 'PaymentNotFound', message: 'No payment has this paymentReferenceID.' })
+      return errorResponse(m.route.name, notFound)
     case 'CustomerNotFound':
       return errorResponse('getCustomer', { code: 'CustomerNotFound', message: 'No customer has this customerExternalID.' })
   }

@@ -85,35 +85,9 @@ export type RouteMismatch =
 // matching
 // -------------------------------------------------------------------------------------
 
-const actions: ReadonlyArray<readonly [string, PaymentRoute['name']]> = [
-  ['cancel', 'cancelPayment'],
-  ['charge', 'chargePayment'],
-  ['refund', 'refundPayment'],
-  ['refund/partially', 'refundPartially'],
-  ['adjust', 'adjustInvoice']
-]
-
 const POST: ReadonlyArray<string> = Object.freeze(['POST'])
 const GET: ReadonlyArray<string> = Object.freeze(['GET'])
 const GET_POST: ReadonlyArray<string> = Object.freeze(['GET', 'POST'])
-
-/** Where the path of a request target ends: at its query string or fragment. */
-const pathEnd = (target: string): number => {
-  let end = target.length
-  const q = target.indexOf('?')
-  if (q >= 0) end = q
-  const h = target.indexOf('#')
-  if (h >= 0 && h < end) end = h
-  return end
-}
-
-/** The query string of a request target, without `?` and fragment (`''` when none). */
-const queryOf = (target: string): string => {
-  const q = target.indexOf('?')
-  const h = target.indexOf('#')
-  if (q < 0 || (h >= 0 && h < q)) return ''
-  return target.slice(q + 1, h > q ? h : target.length)
-}
 
 /** What a path names: the methods it takes, and the route each method gets. */
 interface PathMatch {
@@ -122,33 +96,32 @@ interface PathMatch {
   readonly route: (method: string) => Route | undefined
 }
 
+/**
+ * A request target: the path (up to a query string or a fragment), then the query string
+ * (without `?` and fragment; absent when none).
+ */
+const TARGET = /^([^?#]*)(?:\?([^#]*))?/
+
+/** The paths of the endpoints: `/payments`, `/payments/{id}`, `/payments/{id}/{action}`, `/customers/{id}`. */
+const PATH = /^\/(?:payments(?:\/([^/]*)(?:\/(cancel|charge|refund(?:\/partially)?|adjust))?)?|customers\/([^/]+))$/
+
 /** The endpoint a path names, whatever the method; `undefined` for no endpoint. */
 const matchPath = (target: unknown): PathMatch | undefined => {
   if (typeof target !== 'string') return undefined
-  const path = target.slice(0, pathEnd(target))
-  if (path === '/payments') {
-    return {
-      allow: GET_POST,
-      route: (method) => (method === 'POST' ? { name: 'createPayment' } : { name: 'findPayment', query: queryOf(target) })
-    }
+  const [, path, query = ''] = TARGET.exec(target) as unknown as readonly [string, string, string | undefined]
+  const m = PATH.exec(path)
+  if (m === null) return undefined
+  const [, id, action, customer] = m
+  if (customer !== undefined) return { allow: GET, route: () => customerRoute(customer) }
+  if (id === undefined) {
+    return { allow: GET_POST, route: (method) => (method === 'POST' ? { name: 'createPayment' } : { name: 'findPayment', query }) }
   }
-  const customers = '/customers/'
-  if (path.startsWith(customers)) {
-    const segment = path.slice(customers.length)
-    if (segment === '' || segment.includes('/')) return undefined
-    return { allow: GET, route: () => customerRoute(segment) }
+  if (action !== undefined) {
+    // cancel, charge, refund → cancelPayment, chargePayment, refundPayment
+    const name = action === 'adjust' ? 'adjustInvoice' : action === 'refund/partially' ? 'refundPartially' : (`${action}Payment` as PaymentRoute['name'])
+    return { allow: POST, route: () => ({ name, paymentReferenceID: id }) }
   }
-  const prefix = '/payments/'
-  if (!path.startsWith(prefix)) return undefined
-  const rest = path.slice(prefix.length)
-  const slash = rest.indexOf('/')
-  if (slash < 0) return rest === '' ? undefined : { allow: GET, route: () => ({ name: 'getPayment', paymentReferenceID: rest }) }
-  const id = rest.slice(0, slash)
-  const action = rest.slice(slash + 1)
-  for (const [suffix, name] of actions) {
-    if (action === suffix) return { allow: POST, route: () => ({ name, paymentReferenceID: id }) }
-  }
-  return undefined
+  return id === '' ? undefined : { allow: GET, route: () => ({ name: 'getPayment', paymentReferenceID: id }) }
 }
 
 const customerRoute = (segment: string): GetCustomerRoute | undefined => {
@@ -202,24 +175,16 @@ export const allowedMethods = (path: string): ReadonlyArray<string> => matchPath
 export const matchRoute = (method: string, path: string): E.Either<RouteMismatch, Route> => {
   const match = matchPath(path)
   if (match === undefined) return E.left({ reason: 'RouteNotFound' })
-  if (typeof method !== 'string' || !match.allow.includes(method)) {
+  if (!match.allow.includes(method)) {
     return E.left({ reason: 'MethodNotAllowed', allow: match.allow })
   }
   const route = match.route(method)
   if (route === undefined) return E.left({ reason: 'CustomerNotFound' })
-  if ((route.name === 'getPayment' || isPaymentRoute(route)) && !isUuid(route.paymentReferenceID)) {
+  if ('paymentReferenceID' in route && !isUuid(route.paymentReferenceID)) {
     return E.left({ reason: 'PaymentNotFound', route })
   }
   return E.right(route)
 }
-
-/** True for the five endpoints that act on one payment (cancel, charge, refund, partial refund, adjust). */
-const isPaymentRoute = (route: Route): route is PaymentRoute =>
-  route.name === 'cancelPayment' ||
-  route.name === 'chargePayment' ||
-  route.name === 'refundPayment' ||
-  route.name === 'refundPartially' ||
-  route.name === 'adjustInvoice'
 
 /**
  * True for the three reads (`GET`), which change nothing and use no context.

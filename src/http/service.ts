@@ -16,14 +16,13 @@ import { paymentError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import { evolve } from '../evolve.js'
 import { kid as kidNumber } from '../kid.js'
-import type { PaymentState } from '../payment.js'
-import { isPayment } from '../payment.js'
+import type { Payment, PaymentState } from '../payment.js'
 import type { Customer, MoneySplitPatch } from '../codecs/requests.js'
 import { admitState, trustAfter } from '../trustedState.js'
-import { isObject, own } from './own.js'
+import { hasOwn, isObject, own } from './own.js'
 import { handleRead } from './reads.js'
-import { errorResponse, mismatchResponse, successResponse, type HttpResponse } from './responses.js'
-import { isReadRoute, matchRoute, type PaymentRoute } from './routes.js'
+import { errorResponse, mismatchResponse, notFound, successResponse, type HttpResponse } from './responses.js'
+import { isReadRoute, matchRoute, routeTakesBody, type PaymentRoute } from './routes.js'
 import {
   checkContext,
   deliveriesOf,
@@ -32,7 +31,6 @@ import {
   keyOf,
   kidIssue,
   mergeCustomer,
-  notFound,
   openInvoicesWithKid,
   run,
   stateOf,
@@ -80,8 +78,7 @@ export type Handled = readonly [world: World, response: HttpResponse, deliveries
 /** Structural equality of JSON-like values (key order ignored; own properties only). */
 const sameValue = (a: unknown, b: unknown): boolean => {
   if (a === b) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
+  if (!isObject(a) || !isObject(b) || Array.isArray(a) !== Array.isArray(b)) return false
   if (Array.isArray(a) && Array.isArray(b)) {
     return a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
   }
@@ -90,7 +87,7 @@ const sameValue = (a: unknown, b: unknown): boolean => {
   if (ka.length !== kb.length) return false
   return ka.every(
     (k) =>
-      Object.hasOwn(b, k) &&
+      hasOwn(b, k) &&
       sameValue(Object.getOwnPropertyDescriptor(a, k)?.value, Object.getOwnPropertyDescriptor(b, k)?.value)
   )
 }
@@ -137,10 +134,12 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
       )
     )
   }
-  let kid: string | undefined
+  // the KID of a new invoice, for its command and its reference
+  let withKid: { readonly kid?: string } = {}
   if (request.paymentGateway === 'invoice') {
     if (!kidNumber.isValid(c.kid)) return createError(world, invalidContext([kidIssue]))
-    kid = c.kid as string
+    const kid = c.kid as string
+    withKid = { kid }
     if (openInvoicesWithKid(world, kid).length > 0) {
       return createError(
         world,
@@ -153,17 +152,13 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
     at: c.at,
     paymentReferenceID: c.paymentReferenceID,
     request,
-    ...(kid !== undefined ? { kid } : {})
+    ...withKid
   }
   const created = createDecoded(stateOf(world, c.paymentReferenceID), command)
   if (E.isLeft(created)) return createError(world, created.left)
-  const [payment, events] = created.right
-  /* v8 ignore if -- unreachable: a state after an accepted create is a payment */
-  if (!isPayment(payment)) return createError(world, notFound)
-  const reference: CreatedReference =
-    kid !== undefined
-      ? { paymentReferenceID: payment.paymentReferenceID, request, kid }
-      : { paymentReferenceID: payment.paymentReferenceID, request }
+  // a state after an accepted create is a payment
+  const [payment, events] = created.right as readonly [Payment, ReadonlyArray<PaymentEvent>]
+  const reference: CreatedReference = { paymentReferenceID: payment.paymentReferenceID, request, ...withKid }
   const customer = own(request, 'customer') as Customer | undefined
   const next: World = {
     payments: withEntry(world.payments, keyOf(payment.paymentReferenceID), payment),
@@ -180,21 +175,15 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
 // the payment endpoints
 // -------------------------------------------------------------------------------------
 
+/**
+ * The command of a payment endpoint: its type is the route's name, capitalised (`cancelPayment` →
+ * `CancelPayment`). The body of a partial refund or an adjustment goes to the decider as it came:
+ * it checks the payment's existence and status before the patch's shape (docs/rules.md C2 order),
+ * with the same rules as decodeMoneySplitPatch.
+ */
 const commandOf = (route: PaymentRoute, body: unknown, at: string): Command => {
-  switch (route.name) {
-    case 'cancelPayment':
-      return { type: 'CancelPayment', at }
-    case 'chargePayment':
-      return { type: 'ChargePayment', at }
-    case 'refundPayment':
-      return { type: 'RefundPayment', at }
-    // The body goes to the decider as it came: it checks the payment's existence and status
-    // before the patch's shape (docs/rules.md C2 order), with the same rules as decodeMoneySplitPatch.
-    case 'refundPartially':
-      return { type: 'RefundPartially', at, patch: body as MoneySplitPatch }
-    case 'adjustInvoice':
-      return { type: 'AdjustInvoice', at, patch: body as MoneySplitPatch }
-  }
+  const type = (route.name[0] as string).toUpperCase() + route.name.slice(1)
+  return (routeTakesBody(route) ? { type, at, patch: body as MoneySplitPatch } : { type, at }) as Command
 }
 
 const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Checked): Handled => {

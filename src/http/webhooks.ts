@@ -15,7 +15,7 @@ import {
   type PaymentCreatedView
 } from './responses.js'
 import { parseWebhookEventType } from '../codecs/validators.js'
-import { own } from './own.js'
+import { hasOwn, isObject, own } from './own.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -69,17 +69,15 @@ export interface WebhookOptions {
 // event types
 // -------------------------------------------------------------------------------------
 
-const typeByEvent: Readonly<Record<PaymentEvent['type'], WebhookEventType | undefined>> = {
+/** The webhook event type of each domain event that sends one (the others are absent). */
+const typeByEvent: Readonly<Partial<Record<PaymentEvent['type'], WebhookEventType>>> = {
   PaymentCreated: 'Initiated',
   PaymentReserved: 'Reserved',
   PaymentCharged: 'Charged',
   PaymentCancelled: 'Cancelled',
   PaymentRefunded: 'Refunded',
   PaymentPartiallyRefunded: 'PartiallyRefunded',
-  InvoiceAdjusted: 'InvoiceAdjusted',
-  CustomerUpserted: undefined,
-  InvoiceTransferReceived: undefined,
-  PaymentFormFailed: undefined
+  InvoiceAdjusted: 'InvoiceAdjusted'
 }
 
 /**
@@ -97,7 +95,7 @@ const typeByEvent: Readonly<Record<PaymentEvent['type'], WebhookEventType | unde
  */
 export const webhookEventTypeOf = (event: PaymentEvent): O.Option<WebhookEventType> => {
   const type: unknown = typeof event === 'object' && event !== null ? event.type : undefined
-  return typeof type === 'string' && Object.prototype.hasOwnProperty.call(typeByEvent, type)
+  return typeof type === 'string' && hasOwn(typeByEvent, type)
     ? O.fromNullable(typeByEvent[type as PaymentEvent['type']])
     : O.none
 }
@@ -203,21 +201,20 @@ export const webhookDeliveries = (
 ): ReadonlyArray<WebhookDelivery> => {
   const out: WebhookDelivery[] = []
   const first = payment.version - events.length
-  const catchAllIn = own(options, 'catchAllUrl')
-  const catchAll = typeof catchAllIn === 'string' ? catchAllIn : undefined
+  const catchAll = own(options, 'catchAllUrl')
   const customerIn = own(options, 'customer')
-  const customer = typeof customerIn === 'object' && customerIn !== null ? (customerIn as Customer) : undefined
+  const customer = isObject(customerIn) ? (customerIn as Customer) : undefined
   events.forEach((event, index) => {
     const type = webhookEventTypeOf(event)
     if (O.isNone(type)) return
     const eventType = type.value
     const urls: string[] = []
-    if (catchAll !== undefined && catchAll !== '') urls.push(catchAll)
+    if (typeof catchAll === 'string' && catchAll !== '') urls.push(catchAll)
     for (const s of payment.webhookSubscriptions) {
       const t = normaliseWebhookEventType(s.eventType)
       if (O.isSome(t) && t.value === eventType && !urls.includes(s.url)) urls.push(s.url)
     }
-    const eventID = `${payment.paymentReferenceID}:${String(first + index + 1)}`
+    const eventID = `${payment.paymentReferenceID}:${first + index + 1}`
     for (const url of urls) {
       out.push({
         url,

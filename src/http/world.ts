@@ -10,14 +10,17 @@ import * as O from '../internal/option.js'
 import type { Command } from '../commands.js'
 import { transition } from '../decider.js'
 import type { Issue, PaymentError } from '../errors.js'
-import { invalid, issue, paymentError } from '../errors.js'
+import { invalid, issue } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment, PaymentState } from '../payment.js'
 import { initialState, isPayment } from '../payment.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
+import { admitState } from '../trustedState.js'
 import { isHttpUrl, isTimestamp, isUuid } from '../codecs/validators.js'
 import { isObject, own } from './own.js'
+import { notFound } from './responses.js'
 import { webhookDeliveries, type WebhookDelivery } from './webhooks.js'
+
 
 // -------------------------------------------------------------------------------------
 // model
@@ -150,11 +153,12 @@ export const getCustomer = (world: World, customerExternalID: string): O.Option<
 }
 
 /**
- * The customer record webhooks and reads report for `payment` (docs/rules.md C9): the world's
- * stored one for its `customerExternalID`, else the payment's own, else none.
+ * The world's stored customer record for `payment`'s `customerExternalID`, if any: webhooks and
+ * reads report it, else the payment's own (`webhookPaymentOf` falls back to it), else none
+ * (docs/rules.md C9).
  */
 export const customerOf = (world: World, payment: Payment): Customer | undefined =>
-  world.customers.get(payment.customerExternalID) ?? (own(payment, 'customer') as Customer | undefined)
+  world.customers.get(payment.customerExternalID)
 
 /**
  * The open (`Initiated`) invoices of the world that hold `kid` (docs/rules.md C9: at most one in a
@@ -186,14 +190,18 @@ export const mergeCustomer = (existing: Customer | undefined, given: Customer): 
   return out
 }
 
-export const withEntry = <V>(m: ReadonlyMap<string, V>, key: string, value: V): ReadonlyMap<string, V> => {
-  const copy = new Map(m)
-  copy.set(key, value)
-  return copy
-}
+export const withEntry = <V>(m: ReadonlyMap<string, V>, key: string, value: V): ReadonlyMap<string, V> => new Map(m).set(key, value)
 
 export const stateOf = (world: World, paymentReferenceID: string): PaymentState =>
   world.payments.get(keyOf(paymentReferenceID)) ?? initialState
+
+/** The payment as stored, validated when paysplit did not make it; an error when it cannot be read. */
+export const readable = (stored: Payment): E.Either<PaymentError, Payment> => {
+  const admitted = admitState(stored)
+  if (E.isLeft(admitted)) return admitted
+  /* v8 ignore next -- a stored { status: 'NoPayment' } is no payment */
+  return isPayment(admitted.right) ? E.right(admitted.right) : E.left(notFound)
+}
 
 /** What running a command on one payment gave: the new world, the payment, its events, its webhooks. */
 export type Ran = readonly [world: World, payment: Payment, events: ReadonlyArray<PaymentEvent>, deliveries: Deliveries]
@@ -207,9 +215,8 @@ export const run = (
 ): E.Either<PaymentError, Ran> => {
   const result = transition(stateOf(world, paymentReferenceID), command)
   if (E.isLeft(result)) return result
-  const [after, events] = result.right
-  /* v8 ignore if -- unreachable: a state after an accepted command is a payment */
-  if (!isPayment(after)) return E.left(notFound)
+  // a state after an accepted command is a payment
+  const [after, events] = result.right as readonly [Payment, ReadonlyArray<PaymentEvent>]
   const next: World = { ...world, payments: withEntry(world.payments, keyOf(after.paymentReferenceID), after) }
   return E.right([next, after, events, deliveriesOf(next, after, events, catchAllUrl)])
 }
@@ -219,19 +226,13 @@ export const deliveriesOf = (
   payment: Payment,
   events: ReadonlyArray<PaymentEvent>,
   catchAllUrl: string | undefined
-): Deliveries => {
-  const customer = customerOf(world, payment)
-  return webhookDeliveries(payment, events, {
-    ...(catchAllUrl !== undefined ? { catchAllUrl } : {}),
-    ...(customer !== undefined ? { customer } : {})
-  })
-}
+): Deliveries =>
+  // an undefined option is read as an absent one
+  webhookDeliveries(payment, events, { catchAllUrl, customer: customerOf(world, payment) })
 
 // -------------------------------------------------------------------------------------
 // errors
 // -------------------------------------------------------------------------------------
-
-export const notFound: PaymentError = paymentError('PaymentNotFound', 'No payment has this paymentReferenceID.')
 
 /** The world, the request or the context could not be read: give a World from paysplit and plain objects. */
 export const unreadable: PaymentError = invalid('', 'type', { expected: 'object' })
