@@ -287,9 +287,9 @@ const PLAIN_HTTP_URL =
  * assert.strictEqual(isMobilePrefix('+47'), true)
  * assert.strictEqual(isMobilePrefix('47'), false)
  */
-export const isMobilePrefix = (s: string): boolean => s.length <= 5 && MOBILE_PREFIX.test(s)
+export const isMobilePrefix = (s: string): boolean => MOBILE_PREFIX.test(s)
 
-/** `+` and 1–4 digits. @internal */
+/** `+` and 1–4 digits; anchored at both ends, so a long string is refused within its first 6 characters. @internal */
 export const MOBILE_PREFIX = /^\+\d{1,4}$/
 
 /**
@@ -302,9 +302,9 @@ export const MOBILE_PREFIX = /^\+\d{1,4}$/
  * assert.strictEqual(isMobileNumber('91234567'), true)
  * assert.strictEqual(isMobileNumber('912 34 567'), false)
  */
-export const isMobileNumber = (s: string): boolean => s.length <= 15 && MOBILE_NUMBER.test(s)
+export const isMobileNumber = (s: string): boolean => MOBILE_NUMBER.test(s)
 
-/** 4–15 digits. @internal */
+/** 4–15 digits; anchored at both ends, so a long string is refused within its first 16 characters. @internal */
 export const MOBILE_NUMBER = /^\d{4,15}$/
 
 // -------------------------------------------------------------------------------------
