@@ -5,7 +5,7 @@
  *
  * @module messages/format
  */
-import { hasOwn, own } from '../../internal/own.js'
+import { own } from '../../internal/own.js'
 import type { Issue, IssueParams, IssueReason, Messages } from '../../errors.js'
 
 /**
@@ -27,24 +27,19 @@ export const formatIssue = (
 ): string => {
   const template = messages[issue.reason]
   if (typeof template !== 'string') return issue.reason
-  return fill(template, (own(issue, 'params') as IssueParams | undefined) ?? {})
-}
-
-/**
- * `template` with each `{name}` that `params` has replaced by its value (a list joined with `, `);
- * a name they lack stays as written. The params are the rule's (never input), so plain reads are
- * safe. Written with `indexOf` rather than a replace callback: an invalid request formats one
- * message an issue (docs/performance.md).
- */
-const fill = (template: string, params: IssueParams): string => {
-  const close = template.indexOf('}')
-  if (close < 0) return template
-  const open = template.lastIndexOf('{', close)
-  const name = template.slice(open + 1, close)
-  const rest = fill(template.slice(close + 1), params)
-  if (open < 0 || !hasOwn(params, name)) return template.slice(0, close + 1) + rest
-  const v = params[name]
-  return template.slice(0, open) + (Array.isArray(v) ? v.join(', ') : String(v)) + rest
+  const params = (own(issue, 'params') as IssueParams | undefined) ?? {}
+  // params are the rule's (never input; names of word characters, values without braces), so
+  // plain reads are safe; a name they lack stays as written. Each placeholder replaced as a plain
+  // string, not through a regular expression: an invalid request formats one message an issue
+  // (docs/performance.md).
+  let message = template
+  for (const name of Object.keys(params)) {
+    const v = params[name]
+    const text = Array.isArray(v) ? v.join(', ') : String(v)
+    // a function, so that a `$` in the text is text, not a replacement pattern
+    message = message.replaceAll(`{${name}}`, () => text)
+  }
+  return message
 }
 
 /**
