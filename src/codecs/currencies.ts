@@ -64,18 +64,21 @@ const listed: ReadonlyMap<string, boolean> = /* @__PURE__ */ unpack(packed)
 // -------------------------------------------------------------------------------------
 
 /**
- * True when the listed code `s` has a minor unit of a hundredth (2 decimals). `s` must be a code
- * of the list (three upper-case letters): for anything else the answer means nothing.
+ * What the list says of `s`: `true` for an active ISO 4217 alphabetic code, exactly as listed
+ * (upper case), whose minor unit is a hundredth; `false` for a listed code whose minor unit is not
+ * (docs/rules.md C3, currency); `undefined` for anything else. Runs in constant time whatever the
+ * length of `s`.
  *
  * @internal
  * @example
  * import * as assert from 'node:assert'
- * import { currencyMinorUnitOk } from './currencies.js'
- * assert.strictEqual(currencyMinorUnitOk('NOK'), true)
- * assert.strictEqual(currencyMinorUnitOk('JPY'), false) // no minor unit
- * assert.strictEqual(currencyMinorUnitOk('KWD'), false) // thousandths
+ * import { hundredths } from './currencies.js'
+ * assert.strictEqual(hundredths('NOK'), true)
+ * assert.strictEqual(hundredths('JPY'), false) // no minor unit
+ * assert.strictEqual(hundredths('KWD'), false) // thousandths
+ * assert.strictEqual(hundredths('HRK'), undefined) // historic
  */
-export const currencyMinorUnitOk = (s: string): boolean => listed.get(s) === true
+export const hundredths = (s: string): boolean | undefined => (s.length === 3 ? listed.get(s) : undefined)
 
 /**
  * True when `s` is an active ISO 4217 alphabetic code, exactly as listed (upper case), whatever
@@ -88,7 +91,7 @@ export const currencyMinorUnitOk = (s: string): boolean => listed.get(s) === tru
  * assert.strictEqual(isListedCurrency('JPY'), true)
  * assert.strictEqual(isListedCurrency('HRK'), false) // historic
  */
-export const isListedCurrency = (s: string): boolean => s.length === 3 && listed.has(s)
+export const isListedCurrency = (s: string): boolean => hundredths(s) !== undefined
 
 /**
  * The currencies paysplit accepts, in alphabetical order (a currency picker of a form can list
@@ -102,7 +105,7 @@ export const isListedCurrency = (s: string): boolean => s.length === 3 && listed
  * assert.strictEqual(currencyCodes.includes('JPY'), false) // no hundredths
  */
 export const currencyCodes: ReadonlyArray<string> = /* @__PURE__ */ Object.freeze(
-  /* @__PURE__ */ [...listed.keys()].filter(currencyMinorUnitOk)
+  /* @__PURE__ */ [...listed.keys()].filter(hundredths)
 )
 
 /**
@@ -119,4 +122,4 @@ export const currencyCodes: ReadonlyArray<string> = /* @__PURE__ */ Object.freez
  * assert.strictEqual(isCurrencyCode('HRK'), false) // historic
  * assert.strictEqual(isCurrencyCode('JPY'), false) // listed, but without hundredths
  */
-export const isCurrencyCode = (s: string): boolean => isListedCurrency(s) && currencyMinorUnitOk(s)
+export const isCurrencyCode = (s: string): boolean => hundredths(s) === true

@@ -13,7 +13,7 @@
  */
 import { invalid, issue, MAX_ISSUES, type Issue, type IssueCode, type IssueParams, type IssueReason, type PaymentError } from '../errors.js'
 import { own } from '../internal/own.js'
-import { currencyMinorUnitOk, isListedCurrency } from './currencies.js'
+import { hundredths } from './currencies.js'
 import {
   isEmail,
   isHttpUrl,
@@ -254,14 +254,11 @@ export const GATEWAY = /* @__PURE__ */ oneOf('creditcard', 'invoice')
  * assert.deepStrictEqual(CURRENCY('JPY'), ['currency_minor_unit'])
  * assert.deepStrictEqual(CURRENCY('XYZ'), ['unknown_currency'])
  */
-export const CURRENCY: Rule = (v) =>
-  typeof v !== 'string'
-    ? ['type', STRING]
-    : !isListedCurrency(v)
-      ? ['unknown_currency']
-      : currencyMinorUnitOk(v)
-        ? undefined
-        : ['currency_minor_unit']
+export const CURRENCY: Rule = (v) => {
+  if (typeof v !== 'string') return ['type', STRING]
+  const listed = hundredths(v)
+  return listed === undefined ? ['unknown_currency'] : listed ? undefined : ['currency_minor_unit']
+}
 /** Timestamps: ISO 8601 UTC with fractional seconds. @internal */
 export const TIMESTAMP = /* @__PURE__ */ format(isTimestamp, 'timestamp')
 /** The customer's e-mail address. @internal */
