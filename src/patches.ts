@@ -370,22 +370,6 @@ export const returnedSplit = (split: MoneySplit, amount: number): RefundedSplit 
       : { refundAmount: amount, connectedAccountID, isFee }
 }
 
-const adjustedSplitOf = (split: MoneySplit, amount: number): AdjustedSplit => {
-  const description = split.description
-  const externalID = split.externalID
-  const withDescription = description !== undefined && (!('description' in OP) || Object.hasOwn(split, 'description'))
-  const withExternalID = externalID !== undefined && (!('externalID' in OP) || Object.hasOwn(split, 'externalID'))
-  const connectedAccountID = split.connectedAccountID
-  const isFee = split.isFee
-  return withDescription
-    ? withExternalID
-      ? { adjustedAmount: amount, connectedAccountID, description, externalID, isFee }
-      : { adjustedAmount: amount, connectedAccountID, description, isFee }
-    : withExternalID
-      ? { adjustedAmount: amount, connectedAccountID, externalID, isFee }
-      : { adjustedAmount: amount, connectedAccountID, isFee }
-}
-
 /**
  * The `refundedSplit` entries of a partial refund (docs/rules.md I2.6): one per lowered or deleted split,
  * `{ refundAmount, connectedAccountID, description?, externalID?, isFee }`, in ascending splitID
@@ -438,4 +422,8 @@ export const toRefundedSplits = (outcome: PatchOutcome): ReadonlyArray<RefundedS
  * }])
  */
 export const toAdjustedSplits = (outcome: PatchOutcome): ReadonlyArray<AdjustedSplit> =>
-  outcome.changes.map((c) => adjustedSplitOf(c.split, c.removedAmount))
+  outcome.changes.map((c) => {
+    // the refund entry with its amount renamed, first as before (an invoice adjustment is rare: the spread costs nothing that matters)
+    const { refundAmount, ...rest } = returnedSplit(c.split, c.removedAmount)
+    return { adjustedAmount: refundAmount, ...rest }
+  })
