@@ -10,11 +10,12 @@
  * @module patchBuilders
  */
 import * as E from './internal/either.js'
+import { own } from './internal/own.js'
 import { invalid, validationError, type PaymentError } from './errors.js'
 import { AMOUNT, check, fail, type Issues, POSITIVE } from './codecs/fields.js'
 import type { MoneySplit, Payment } from './payment.js'
 import { increaseError, nothingToChange } from './patches.js'
-import { guarded, indexSplits, listBound, mismatchError, own, decodeSplits, tally, tooLong, type Tally } from './patchColumns.js'
+import { guarded, indexSplits, listBound, mismatchError, decodeSplits, tally, tooLong, type Tally } from './patchColumns.js'
 import type { MoneySplitPatch, PatchEntry } from './codecs/requests.js'
 
 /** Options of {@link proportionalPatch}. */

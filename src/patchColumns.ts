@@ -46,6 +46,23 @@ export interface PatchColumns {
   readonly newGrossAmount: number
 }
 
+/**
+ * The {@link PatchColumns} kind of an entry's `updateType`, `value` its `doDelete` (read only for
+ * `DoDeleteSplitEntry`).
+ *
+ * @internal
+ */
+export const kindOf = (updateType: unknown, value: unknown): number =>
+  updateType === 'UpdateAmount'
+    ? UPDATE_AMOUNT
+    : updateType === 'DoNothing'
+      ? DO_NOTHING
+      : updateType === 'DoDeleteSplitEntry'
+        ? value === true
+          ? DELETE_SPLIT
+          : KEEP_SPLIT
+        : UNKNOWN_UPDATE
+
 /** Thrown by the sink's start to stop the walk of a list longer than the bound; caught at once. */
 const TOO_LONG: unique symbol = Symbol('too long')
 
@@ -107,14 +124,7 @@ export const decodePatchColumns = (
       newAmounts = amounts
     }
     splitIDs[count] = splitID
-    kinds[count] =
-      updateType === 'UpdateAmount'
-        ? UPDATE_AMOUNT
-        : updateType === 'DoNothing'
-          ? DO_NOTHING
-          : value === true
-            ? DELETE_SPLIT
-            : KEEP_SPLIT
+    kinds[count] = kindOf(updateType, value)
     newAmounts[count] = updateType === 'UpdateAmount' ? (value as number) : 0
     count++
   }
@@ -320,10 +330,6 @@ export const decodeSplits = (payment: unknown): E.Either<PaymentError, ReadonlyA
   }
   return E.right(list as ReadonlyArray<MoneySplit>)
 }
-
-/** The own property `key` of `o`, or `undefined`: for reads off the hot path. */
-export const own = (o: object, key: string): unknown =>
-  Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined
 
 /** Runs `f`, turning anything it throws (a hostile getter, a proxy) into `ValidationFailed`. */
 export const guarded = <A>(path: string, f: () => E.Either<PaymentError, A>): E.Either<PaymentError, A> => {

@@ -10,18 +10,18 @@
  * @module patches
  */
 import * as E from './internal/either.js'
+import { own } from './internal/own.js'
 import { invalid, issue, paymentError, validationError, type PaymentError } from './errors.js'
 import {
   DELETE_SPLIT,
   DO_NOTHING,
   KEEP_SPLIT,
-  UNKNOWN_UPDATE,
   UPDATE_AMOUNT,
   guarded,
+  kindOf,
   indexSplits,
   listBound,
   mismatchError,
-  own,
   decodeSplits,
   tally,
   tooLong,
@@ -194,23 +194,9 @@ export const applyPatch = (
       if (entry === undefined) return E.left(invalid(at, 'required'))
       if (typeof entry !== 'object' || entry === null) return E.left(invalid(at, 'type', { expected: 'object' }))
       splitIDs[k] = own(entry, 'splitID') as number
-      switch (own(entry, 'updateType')) {
-        case 'UpdateAmount':
-          kinds[k] = UPDATE_AMOUNT
-          newAmounts[k] = own(entry, 'newAmount') as number
-          break
-        case 'DoDeleteSplitEntry':
-          kinds[k] = own(entry, 'doDelete') === true ? DELETE_SPLIT : KEEP_SPLIT
-          newAmounts[k] = 0
-          break
-        case 'DoNothing':
-          kinds[k] = DO_NOTHING
-          newAmounts[k] = 0
-          break
-        default:
-          kinds[k] = UNKNOWN_UPDATE
-          newAmounts[k] = 0
-      }
+      const updateType = own(entry, 'updateType')
+      kinds[k] = kindOf(updateType, updateType === 'DoDeleteSplitEntry' ? own(entry, 'doDelete') : undefined)
+      newAmounts[k] = updateType === 'UpdateAmount' ? (own(entry, 'newAmount') as number) : 0
     }
     return applyColumns({ moneySplits: splits.right }, { splitIDs, kinds, newAmounts, newGrossAmount })
   })
