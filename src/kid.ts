@@ -11,6 +11,7 @@
  */
 import * as E from './internal/either.js'
 import { invalid, type PaymentError } from './errors.js'
+import { STRING } from './codecs/fields.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -118,7 +119,7 @@ const isValid = (s: unknown): boolean => {
  * assert.ok(E.isLeft(bad) && bad.left.code === 'ValidationFailed')
  */
 const create = (base: string, algorithm: KidAlgorithm): E.Either<PaymentError, string> => {
-  if (typeof base !== 'string') return E.left(invalid('kid', 'type', { expected: 'string' }))
+  if (typeof base !== 'string') return E.left(invalid('kid', 'type', STRING))
   if (!/^\d{1,24}$/.test(base)) return E.left(invalid('kid', 'format', { format: 'kid' }))
   const checkDigit = algorithm === 'mod10' ? mod10CheckDigit : algorithm === 'mod11' ? mod11CheckDigit : undefined
   return checkDigit === undefined

@@ -12,7 +12,7 @@
 import * as E from './internal/either.js'
 import { own } from './internal/own.js'
 import { invalid, validationError, type PaymentError } from './errors.js'
-import { AMOUNT, check, fail, type Issues, POSITIVE } from './codecs/fields.js'
+import { AMOUNT, ARRAY, check, fail, type Issues, OBJECT, POSITIVE } from './codecs/fields.js'
 import type { MoneySplit, Payment } from './payment.js'
 import { increaseError, nothingToChange } from './patches.js'
 import { guarded, indexSplits, listBound, mismatchError, decodeSplits, tally, tooLong, type Tally } from './patchColumns.js'
@@ -278,7 +278,7 @@ export const setAmountsPatch = (
         const at = `amounts.${k}`
         const entry = Object.hasOwn(given, k) ? given[k] : undefined
         if (typeof entry !== 'object' || entry === null) {
-          fail(issues, at, 'type', { expected: 'object' })
+          fail(issues, at, 'type', OBJECT)
           continue
         }
         // used only when no issue was found, and then they are what the rules allow (the amount as
@@ -328,7 +328,7 @@ const named = <A>(
   write: (splits: ReadonlyArray<MoneySplit>, t: Tally) => E.Either<PaymentError, A>
 ): E.Either<PaymentError, A> =>
   guarded(path, () => {
-    if (!Array.isArray(list)) return E.left(invalid(path, 'type', { expected: 'array' }))
+    if (!Array.isArray(list)) return E.left(invalid(path, 'type', ARRAY))
     const moneySplits = decodeSplits(payment)
     if (E.isLeft(moneySplits)) return moneySplits
     const given: ReadonlyArray<unknown> = list

@@ -13,6 +13,7 @@
 import * as E from './internal/either.js'
 import { invalid, type Issue, type PaymentError } from './errors.js'
 import type { MoneySplit } from './payment.js'
+import { ARRAY, OBJECT } from './codecs/fields.js'
 import { walkMoneySplitPatch, type PatchEntrySink } from './codecs/requestChecks.js'
 
 // -------------------------------------------------------------------------------------
@@ -150,8 +151,8 @@ export const decodePatchColumns = (
   if (newGrossAmount === undefined) return { issues }
   // a list whose length grew while it was walked (a proxy) is refused all the same
   if (over) return { issues: tooLong('moneySplitPatch', limit).issues ?? [] }
-  const exact = (c: Column): ArrayLike<number> =>
-    c.length === count ? c : Array.isArray(c) ? /* v8 ignore next -- unreachable: a plain-array column grows one entry per put, so its length is count */ c.slice(0, count) : c.subarray(0, count)
+  // a plain-array column grows one entry per put: its length is count
+  const exact = (c: Column): ArrayLike<number> => (c.length === count ? c : (c as Float64Array).subarray(0, count))
   return {
     issues,
     patch: { splitIDs: exact(splitIDs), kinds: exact(kinds), newAmounts: exact(newAmounts), newGrossAmount }
@@ -251,8 +252,6 @@ const lowest = (xs: number[]): number[] => {
   return xs
 }
 
-const counted = (n: number, what: string): string => `${String(n)} ${what}`
-
 /**
  * The `PatchSplitMismatch` of a tally: `missing` (only when `withMissing`), `unknown` and
  * `repeated`, each ascending and each splitID once. A splitID no split has that is named more
@@ -275,13 +274,13 @@ export const mismatchError = (index: SplitIndex, t: Tally, withMissing: boolean)
     }
   }
   // the counts, not the splitIDs: a message quotes nothing from the input (the lists do, bounded)
-  const parts: string[] = []
-  if (missing.length > 0) parts.push(counted(missing.length, 'missing'))
-  if (unknown.length > 0) parts.push(counted(unknown.length, 'unknown'))
-  if (repeated.length > 0) parts.push(counted(repeated.length, 'repeated'))
+  const parts = { missing, unknown, repeated }
+  const counts = Object.keys(parts)
+    .filter((k) => parts[k as keyof typeof parts].length > 0)
+    .map((k) => `${String(parts[k as keyof typeof parts].length)} ${k}`)
   return {
     code: 'PatchSplitMismatch',
-    message: `The patch must name each current split exactly once: ${parts.join(', ')} (see missing, unknown and repeated).`,
+    message: `The patch must name each current split exactly once: ${counts.join(', ')} (see missing, unknown and repeated).`,
     missing: lowest(missing),
     unknown: lowest(unknown),
     repeated: lowest(repeated)
@@ -317,7 +316,7 @@ export const decodeSplits = (payment: unknown): E.Either<PaymentError, ReadonlyA
     typeof payment === 'object' && payment !== null && Object.hasOwn(payment, 'moneySplits')
       ? (payment as { readonly moneySplits: unknown }).moneySplits
       : undefined
-  if (!Array.isArray(splits)) return E.left(invalid('moneySplits', 'type', { expected: 'array' }))
+  if (!Array.isArray(splits)) return E.left(invalid('moneySplits', 'type', ARRAY))
   const list: ReadonlyArray<unknown> = splits
   for (let i = 0; i < list.length; i++) {
     const at = `moneySplits.${String(i)}`
@@ -325,7 +324,7 @@ export const decodeSplits = (payment: unknown): E.Either<PaymentError, ReadonlyA
     const split = list[i]
     // a plain record: what it inherits is Object.prototype's, which the rules test for (or nothing)
     const proto: unknown = typeof split === 'object' && split !== null ? Object.getPrototypeOf(split) : undefined
-    if (proto !== Object.prototype && proto !== null) return E.left(invalid(at, 'type', { expected: 'object' }))
+    if (proto !== Object.prototype && proto !== null) return E.left(invalid(at, 'type', OBJECT))
     for (const key of SPLIT_FIELDS) if (!Object.hasOwn(split as object, key)) return E.left(invalid(`${at}.${key}`, 'required'))
   }
   return E.right(list as ReadonlyArray<MoneySplit>)
@@ -336,7 +335,7 @@ export const guarded = <A>(path: string, f: () => E.Either<PaymentError, A>): E.
   try {
     return f()
   } catch {
-    return E.left(invalid(path, 'type', { expected: 'object' }))
+    return E.left(invalid(path, 'type', OBJECT))
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import * as E from './internal/either.js'
 import { own } from './internal/own.js'
+import { ARRAY, NUMBER, OBJECT } from './codecs/fields.js'
 import { invalid, issue, paymentError, validationError, type PaymentError } from './errors.js'
 import {
   DELETE_SPLIT,
@@ -179,8 +180,8 @@ export const applyPatch = (
     const isObject = typeof patch === 'object' && patch !== null
     const entries = isObject ? own(patch, 'moneySplitPatch') : undefined
     const newGrossAmount = isObject ? own(patch, 'newGrossAmount') : undefined
-    if (!Array.isArray(entries)) return E.left(invalid('moneySplitPatch', 'type', { expected: 'array' }))
-    if (typeof newGrossAmount !== 'number') return E.left(invalid('newGrossAmount', 'type', { expected: 'number' }))
+    if (!Array.isArray(entries)) return E.left(invalid('moneySplitPatch', 'type', ARRAY))
+    if (typeof newGrossAmount !== 'number') return E.left(invalid('newGrossAmount', 'type', NUMBER))
     const list: ReadonlyArray<unknown> = entries
     const m = list.length
     const bound = listBound(splits.right.length)
@@ -192,7 +193,7 @@ export const applyPatch = (
       const at = `moneySplitPatch.${String(k)}`
       const entry = (Object.hasOwn(list, k) ? list[k] : undefined) as PatchEntry | undefined
       if (entry === undefined) return E.left(invalid(at, 'required'))
-      if (typeof entry !== 'object' || entry === null) return E.left(invalid(at, 'type', { expected: 'object' }))
+      if (typeof entry !== 'object' || entry === null) return E.left(invalid(at, 'type', OBJECT))
       splitIDs[k] = own(entry, 'splitID') as number
       const updateType = own(entry, 'updateType')
       kinds[k] = kindOf(updateType, updateType === 'DoDeleteSplitEntry' ? own(entry, 'doDelete') : undefined)

@@ -51,7 +51,7 @@ const kindGuard = (kind: PaymentKind, code: ErrorCode, what: string): Guard => (
 
 /** A status as a message may name it: one of the five, else no quote of what the state holds. */
 const statusName = (status: unknown): string =>
-  typeof status === 'string' && (paymentStatuses as ReadonlyArray<string>).includes(status) ? status : 'in no known status'
+  (paymentStatuses as ReadonlyArray<unknown>).includes(status) ? (status as string) : 'in no known status'
 
 const statusGuard = (
   allowed: ReadonlyArray<PaymentStatus>,
