@@ -31,7 +31,7 @@ import type {
   RefundedSplit
 } from './events.js'
 import { kid as kidNumber } from './kid.js'
-import { applyColumns, returnedSplit, toAdjustedSplits, toRefundedSplits, type PatchOutcome } from './patches.js'
+import { applyColumns, OP, returnedSplit, toAdjustedSplits, toRefundedSplits, type PatchOutcome } from './patches.js'
 import { decodePatchColumns, listBound } from './patchColumns.js'
 import type { MoneySplit, Payment, PaymentState } from './payment.js'
 import { isPayment } from './payment.js'
@@ -41,8 +41,6 @@ import { isTimestamp } from './codecs/validators.js'
 import { own } from './internal/own.js'
 import { admitState } from './trustedState.js'
 
-/** `Object.prototype`: a value found is own for sure when it lacks the key (docs/decisions.md, "Own properties only"). */
-const OP: object = Object.prototype
 
 // -------------------------------------------------------------------------------------
 // reading a command

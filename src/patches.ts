@@ -32,8 +32,13 @@ import type { AdjustedSplit, RefundedSplit } from './events.js'
 import type { MoneySplit, Payment } from './payment.js'
 import type { MoneySplitPatch, PatchEntry } from './codecs/requests.js'
 
-/** `Object.prototype`: a value found is own for sure when it lacks the key (docs/decisions.md, "Own properties only"). */
-const OP: object = Object.prototype
+/**
+ * `Object.prototype`: a value found is own for sure when it lacks the key (docs/decisions.md, "Own
+ * properties only"). The decider's modules share it.
+ *
+ * @internal
+ */
+export const OP: object = Object.prototype
 
 
 // -------------------------------------------------------------------------------------

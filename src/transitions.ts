@@ -9,9 +9,8 @@ import type { CommandType } from './commands.js'
 import type { ErrorCode, PaymentError } from './errors.js'
 import type { Payment, PaymentKind, PaymentStatus } from './payment.js'
 import { paymentStatuses } from './status.js'
+import { OP } from './patches.js'
 
-/** `Object.prototype`: a value found is own for sure when it lacks the key (docs/decisions.md, "Own properties only"). */
-const OP: object = Object.prototype
 
 // -------------------------------------------------------------------------------------
 // model
