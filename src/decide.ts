@@ -18,7 +18,7 @@ import type { Command, CommandType, CreatePayment } from './commands.js'
 import { commandTypes } from './commands.js'
 import type { PaymentError } from './errors.js'
 import { invalid, paymentError, validationError } from './errors.js'
-import { check, DESCRIPTION, fail, fieldError, format, type Issues, OBJECT, POSITIVE, STRING, TIMESTAMP, UUID } from './codecs/fields.js'
+import { check, DESCRIPTION, fieldError, format, type Issues, OBJECT, oneOf, POSITIVE, STRING, TIMESTAMP, UUID } from './codecs/fields.js'
 import type {
   CustomerUpserted,
   InvoiceAdjusted,
@@ -59,6 +59,9 @@ interface Envelope {
 /** The command types, for a lookup that does not walk the list. */
 const knownTypes: ReadonlySet<unknown> = new Set(commandTypes)
 
+/** A command type, for the issue of one that is not. */
+const COMMAND_TYPE = /* @__PURE__ */ oneOf(...commandTypes)
+
 const decodeEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
   if (typeof command !== 'object' || command === null || Array.isArray(command)) {
     return E.left(invalid('', 'type', OBJECT))
@@ -70,10 +73,7 @@ const decodeEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
   const atValid = isTimestamp(at)
   if (typeKnown && atValid) return E.right({ type: type as CommandType, at, fields: command })
   const issues: Issues = []
-  if (!typeKnown) {
-    if (type === undefined) fail(issues, 'type', 'required')
-    else fail(issues, 'type', 'not_one_of', { allowed: commandTypes })
-  }
+  check(issues, type, '', -1, 'type', COMMAND_TYPE, true)
   check(issues, at, '', -1, 'at', TIMESTAMP, true)
   return E.left(validationError(issues))
 }
@@ -298,15 +298,20 @@ const decidePayment = (
 const alreadyExists = (): PaymentError =>
   paymentError('PaymentAlreadyExists', 'The payment already exists; it cannot be created again.')
 
+/**
+ * `decide` on a state admitted already; `decoded`, when given, is the `request` of a
+ * `CreatePayment` that was decoded already (see {@link decideCreateDecoded}).
+ */
 export const decideAdmitted = (
   state: PaymentState,
-  command: unknown
+  command: unknown,
+  decoded?: PaymentIntentRequest
 ): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
   const envelope = decodeEnvelope(command)
   if (E.isLeft(envelope)) return envelope
   const env = envelope.right
   if (env.type === 'CreatePayment') {
-    return isPayment(state) ? E.left(alreadyExists()) : decideCreate(env)
+    return isPayment(state) ? E.left(alreadyExists()) : decideCreate(env, decoded)
   }
   if (!isPayment(state)) {
     return E.left(paymentError('PaymentNotFound', `There is no payment yet: ${env.type} needs a created payment.`))
@@ -325,11 +330,7 @@ export const decideAdmitted = (
 export const decideCreateDecoded = (
   state: PaymentState,
   command: CreatePayment
-): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
-  const envelope = decodeEnvelope(command)
-  if (E.isLeft(envelope)) return envelope
-  return isPayment(state) ? E.left(alreadyExists()) : decideCreate(envelope.right, command.request)
-}
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => decideAdmitted(state, command, command.request)
 
 /** The state or the command could not be read (a getter or proxy threw while it was validated). */
 export const unreadable: PaymentError = invalid('', 'type', OBJECT)
