@@ -125,7 +125,15 @@ export const decodePatchColumns = (
       newAmounts = amounts
     }
     splitIDs[count] = splitID
-    kinds[count] = kindOf(updateType, value)
+    // written out, not kindOf: this runs once an entry (docs/performance.md)
+    kinds[count] =
+      updateType === 'UpdateAmount'
+        ? UPDATE_AMOUNT
+        : updateType === 'DoNothing'
+          ? DO_NOTHING
+          : value === true
+            ? DELETE_SPLIT
+            : KEEP_SPLIT
     newAmounts[count] = updateType === 'UpdateAmount' ? (value as number) : 0
     count++
   }
