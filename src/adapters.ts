@@ -18,6 +18,7 @@ import type { PaymentEvent } from './events.js'
 import { evolve } from './evolve.js'
 import type { PaymentState } from './payment.js'
 import { initialState } from './payment.js'
+import { own } from './internal/own.js'
 
 // -------------------------------------------------------------------------------------
 // the refusal
@@ -36,11 +37,13 @@ import { initialState } from './payment.js'
  * assert.strictEqual(e.message, 'There is no payment yet.')
  */
 export class PaymentRejected extends Error {
-  readonly error: PaymentError
+  // declared, not a class field: a field would ship a helper to define it (the bundle targets
+  // ES2020); assigned first, so the own keys come in the same order as a field's
+  declare readonly error: PaymentError
   constructor(error: PaymentError) {
     super(error.message)
+    ;(this as { error: PaymentError }).error = error
     this.name = 'PaymentRejected'
-    this.error = error
   }
 }
 
@@ -138,10 +141,10 @@ export interface EmmettDecider<S, C, E> {
  */
 export const emmettPaymentDecider: EmmettDecider<PaymentState, EmmettPaymentCommand, EmmettPaymentEvent> = {
   decide: (command, state) => {
-    const data: unknown = typeof command === 'object' && command !== null && Object.hasOwn(command, 'data') ? command.data : undefined
-    const type: unknown = typeof command === 'object' && command !== null && Object.hasOwn(command, 'type') ? command.type : undefined
-    const fields = typeof data === 'object' && data !== null ? data : {}
-    return decideOrThrow({ ...fields, type } as Command, state).map(toEmmettEvent)
+    const isObject = typeof command === 'object' && command !== null
+    const data = isObject ? own(command, 'data') : undefined
+    const type = isObject ? own(command, 'type') : undefined
+    return decideOrThrow({ ...(typeof data === 'object' && data !== null ? data : {}), type } as Command, state).map(toEmmettEvent)
   },
   evolve: (state, event) => evolve(state, event.data),
   initialState: () => initialState

@@ -18,7 +18,7 @@ import type { Command, CommandType, CreatePayment } from './commands.js'
 import { commandTypes } from './commands.js'
 import type { PaymentError } from './errors.js'
 import { invalid, paymentError, validationError } from './errors.js'
-import { check, DESCRIPTION, fail, fieldError, format, type Issues, OBJECT, POSITIVE, STRING, TIMESTAMP, UUID } from './codecs/fields.js'
+import { check, DESCRIPTION, fieldError, format, type Issues, OBJECT, oneOf, POSITIVE, STRING, TIMESTAMP, UUID } from './codecs/fields.js'
 import type {
   CustomerUpserted,
   InvoiceAdjusted,
@@ -31,32 +31,24 @@ import type {
   RefundedSplit
 } from './events.js'
 import { kid as kidNumber } from './kid.js'
-import { applyColumns, returnedSplit, toAdjustedSplits, toRefundedSplits } from './patches.js'
-import { decodePatchColumns, listBound, type PatchColumns } from './patchColumns.js'
+import { applyColumns, OP, returnedSplit, toAdjustedSplits, toRefundedSplits, type PatchOutcome } from './patches.js'
+import { decodePatchColumns, listBound } from './patchColumns.js'
 import type { MoneySplit, Payment, PaymentState } from './payment.js'
 import { isPayment } from './payment.js'
 import type { PaymentCommandType } from './transitions.js'
 import { checkGuards } from './transitions.js'
 import { isTimestamp } from './codecs/validators.js'
+import { own } from './internal/own.js'
 import { admitState } from './trustedState.js'
 
-/** `Object.prototype`: a value found is own for sure when it lacks the key (docs/decisions.md, "Own properties only"). */
-const OP: object = Object.prototype
 
 // -------------------------------------------------------------------------------------
 // reading a command
 // -------------------------------------------------------------------------------------
 
 
-/**
- * The own property `key` of `o`, read once; `undefined` when absent. The fields read on every
- * command are read the same way but written out at the call site, which is faster (docs/performance.md, "Why the code looks like this").
- */
 /** A valid KID (docs/rules.md C7). */
 const KID = /* @__PURE__ */ format(kidNumber.isValid, 'kid')
-
-const own = (o: object, key: string): unknown =>
-  Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined
 
 interface Envelope {
   readonly type: CommandType
@@ -66,6 +58,9 @@ interface Envelope {
 
 /** The command types, for a lookup that does not walk the list. */
 const knownTypes: ReadonlySet<unknown> = new Set(commandTypes)
+
+/** A command type, for the issue of one that is not. */
+const COMMAND_TYPE = /* @__PURE__ */ oneOf(...commandTypes)
 
 const decodeEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
   if (typeof command !== 'object' || command === null || Array.isArray(command)) {
@@ -78,10 +73,7 @@ const decodeEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
   const atValid = isTimestamp(at)
   if (typeKnown && atValid) return E.right({ type: type as CommandType, at, fields: command })
   const issues: Issues = []
-  if (!typeKnown) {
-    if (type === undefined) fail(issues, 'type', 'required')
-    else fail(issues, 'type', 'not_one_of', { allowed: commandTypes })
-  }
+  check(issues, type, '', -1, 'type', COMMAND_TYPE, true)
   check(issues, at, '', -1, 'at', TIMESTAMP, true)
   return E.left(validationError(issues))
 }
@@ -155,19 +147,20 @@ const decideCreate = (env: Envelope, decoded?: PaymentIntentRequest): E.Either<P
   return E.right([created, upserted])
 }
 
-const charged = (p: Payment, at: string, chargedAmount: number): PaymentCharged => ({
+const charged = (p: Payment, at: string, chargedAmount: number, excessRefundedAmount = 0): PaymentCharged => ({
   type: 'PaymentCharged',
   at,
   paymentReferenceID: p.paymentReferenceID,
   chargedAmount,
-  excessRefundedAmount: 0
+  excessRefundedAmount
 })
 
-const decodePatch = (p: Payment, fields: object): E.Either<PaymentError, PatchColumns> => {
+/** The command's `patch`, its shape checked, then applied to the payment's splits (docs/rules.md C4). */
+const patched = (p: Payment, fields: object): E.Either<PaymentError, PatchOutcome> => {
   const f = fields as Record<string, unknown>
   const checked = decodePatchColumns(Object.hasOwn(f, 'patch') ? f['patch'] : undefined, listBound(p.moneySplits.length))
   return checked.patch !== undefined && checked.issues.length === 0
-    ? E.right(checked.patch)
+    ? applyColumns(p, checked.patch, true)
     : E.left(validationError(checked.issues))
 }
 
@@ -175,9 +168,7 @@ const refundPartially = (
   p: Payment,
   env: Envelope
 ): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
-  const patch = decodePatch(p, env.fields)
-  if (E.isLeft(patch)) return patch
-  const outcome = applyColumns(p, patch.right, true)
+  const outcome = patched(p, env.fields)
   if (E.isLeft(outcome)) return outcome
   const o = outcome.right
   const partial: PaymentPartiallyRefunded = {
@@ -204,9 +195,7 @@ const adjustInvoice = (
   p: Payment,
   env: Envelope
 ): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
-  const patch = decodePatch(p, env.fields)
-  if (E.isLeft(patch)) return patch
-  const outcome = applyColumns(p, patch.right, true)
+  const outcome = patched(p, env.fields)
   if (E.isLeft(outcome)) return outcome
   const o = outcome.right
   const settles = o.newGrossAmount <= p.paidAmount
@@ -221,7 +210,7 @@ const adjustInvoice = (
     excessRefundedAmount: excess
   }
   if (!settles) return E.right([adjusted])
-  return E.right([adjusted, { ...charged(p, env.at, p.paidAmount), excessRefundedAmount: excess }])
+  return E.right([adjusted, charged(p, env.at, p.paidAmount, excess)])
 }
 
 const receiveTransfer = (
@@ -250,10 +239,7 @@ const receiveTransfer = (
     paidAmount
   }
   if (paidAmount < p.grossAmount) return E.right([received])
-  return E.right([
-    received,
-    { ...charged(p, env.at, paidAmount), excessRefundedAmount: paidAmount - p.grossAmount }
-  ])
+  return E.right([received, charged(p, env.at, paidAmount, paidAmount - p.grossAmount)])
 }
 
 const fullRefund = (p: Payment, at: string): PaymentRefunded => {
@@ -309,20 +295,23 @@ const decidePayment = (
   }
 }
 
+const alreadyExists = (): PaymentError =>
+  paymentError('PaymentAlreadyExists', 'The payment already exists; it cannot be created again.')
+
+/**
+ * `decide` on a state admitted already; `decoded`, when given, is the `request` of a
+ * `CreatePayment` that was decoded already (see {@link decideCreateDecoded}).
+ */
 export const decideAdmitted = (
   state: PaymentState,
-  command: unknown
+  command: unknown,
+  decoded?: PaymentIntentRequest
 ): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
   const envelope = decodeEnvelope(command)
   if (E.isLeft(envelope)) return envelope
   const env = envelope.right
   if (env.type === 'CreatePayment') {
-    if (isPayment(state)) {
-      return E.left(
-        paymentError('PaymentAlreadyExists', 'The payment already exists; it cannot be created again.')
-      )
-    }
-    return decideCreate(env)
+    return isPayment(state) ? E.left(alreadyExists()) : decideCreate(env, decoded)
   }
   if (!isPayment(state)) {
     return E.left(paymentError('PaymentNotFound', `There is no payment yet: ${env.type} needs a created payment.`))
@@ -341,14 +330,7 @@ export const decideAdmitted = (
 export const decideCreateDecoded = (
   state: PaymentState,
   command: CreatePayment
-): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => {
-  const envelope = decodeEnvelope(command)
-  if (E.isLeft(envelope)) return envelope
-  if (isPayment(state)) {
-    return E.left(paymentError('PaymentAlreadyExists', 'The payment already exists; it cannot be created again.'))
-  }
-  return decideCreate(envelope.right, command.request)
-}
+): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => decideAdmitted(state, command, command.request)
 
 /** The state or the command could not be read (a getter or proxy threw while it was validated). */
 export const unreadable: PaymentError = invalid('', 'type', OBJECT)

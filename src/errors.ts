@@ -203,12 +203,11 @@ export const validationError = (
   const counted = (own(issues, 'more') as number | undefined) ?? 0
   const lost = own(issues, 'lost')
   const more = counted + Math.max(0, issues.length - MAX_ISSUES)
-  const has = (c: IssueCode): boolean => lost === c || issues.some((i) => i.code === c)
-  const code: IssueCode = has('MissingCustomerExternalID')
-    ? 'MissingCustomerExternalID'
-    : has('ValidationFailed') || !has('GrossAmountMismatch')
-      ? 'ValidationFailed'
-      : 'GrossAmountMismatch'
+  // the first code, in precedence, that an issue has
+  const code =
+    (['MissingCustomerExternalID', 'ValidationFailed', 'GrossAmountMismatch'] as const).find(
+      (c) => lost === c || issues.some((i) => i.code === c)
+    ) ?? 'ValidationFailed'
   const total = issues.length + counted
   const message = `The input is not valid${total > 0 ? `: ${total} problem${total > 1 ? 's' : ''} (see issues)` : ''}.`
   const kept = more > 0 ? [...issues.slice(0, MAX_ISSUES), issue('', 'too_many_issues', { more })] : issues

@@ -11,6 +11,7 @@
  */
 import * as E from './internal/either.js'
 import { invalid, type PaymentError } from './errors.js'
+import { STRING } from './codecs/fields.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -19,24 +20,7 @@ import { invalid, type PaymentError } from './errors.js'
 /** The two check-digit algorithms of Norwegian KIDs. */
 export type KidAlgorithm = 'mod10' | 'mod11'
 
-/** The shortest KID: one base digit and the check. */
-const MIN_LENGTH = 2
-/** The longest KID: 24 base digits and the check. */
-const MAX_LENGTH = 25
-
 const CODE_0 = 48 // '0'
-const CODE_9 = 57 // '9'
-
-const isDigitCode = (c: number): boolean => c >= CODE_0 && c <= CODE_9
-
-/** True when `s` is 1–24 ASCII digits: a base a check digit can be computed for. */
-const isBase = (s: string): boolean => {
-  if (s.length < MIN_LENGTH - 1 || s.length > MAX_LENGTH - 1) return false
-  for (let i = 0; i < s.length; i++) {
-    if (!isDigitCode(s.charCodeAt(i))) return false
-  }
-  return true
-}
 
 // -------------------------------------------------------------------------------------
 // check digits
@@ -108,15 +92,11 @@ export const mod11CheckDigit = (base: string): string => {
  * assert.strictEqual(kid.isValid(12345674), false) // not a string
  */
 const isValid = (s: unknown): boolean => {
-  if (typeof s !== 'string' || s.length < MIN_LENGTH || s.length > MAX_LENGTH) return false
-  const last = s.length - 1
-  for (let i = 0; i < last; i++) {
-    if (!isDigitCode(s.charCodeAt(i))) return false
-  }
-  const check = s.charAt(last)
-  const base = s.slice(0, last)
-  if (check === '-') return mod11CheckDigit(base) === '-'
-  if (!isDigitCode(s.charCodeAt(last))) return false
+  // 1–24 ASCII digits and a check digit or `-`: at most 25 characters are looked at, however long `s` is
+  if (typeof s !== 'string' || !/^\d{1,24}[\d-]$/.test(s)) return false
+  const base = s.slice(0, -1)
+  const check = s.slice(-1)
+  // MOD10 never gives `-`
   return mod10CheckDigit(base) === check || mod11CheckDigit(base) === check
 }
 
@@ -139,20 +119,12 @@ const isValid = (s: unknown): boolean => {
  * assert.ok(E.isLeft(bad) && bad.left.code === 'ValidationFailed')
  */
 const create = (base: string, algorithm: KidAlgorithm): E.Either<PaymentError, string> => {
-  if (typeof base !== 'string' || !isBase(base)) {
-    return E.left(typeof base === 'string' ? invalid('kid', 'format', { format: 'kid' }) : invalid('kid', 'type', { expected: 'string' }))
-  }
-  switch (algorithm) {
-    case 'mod10':
-      return E.right(base + mod10CheckDigit(base))
-    case 'mod11':
-      return E.right(base + mod11CheckDigit(base))
-    default: {
-      const _exhaustive: never = algorithm
-      _exhaustive satisfies never
-      return E.left(invalid('algorithm', 'not_one_of', { allowed: ['mod10', 'mod11'] }))
-    }
-  }
+  if (typeof base !== 'string') return E.left(invalid('kid', 'type', STRING))
+  if (!/^\d{1,24}$/.test(base)) return E.left(invalid('kid', 'format', { format: 'kid' }))
+  const checkDigit = algorithm === 'mod10' ? mod10CheckDigit : algorithm === 'mod11' ? mod11CheckDigit : undefined
+  return checkDigit === undefined
+    ? E.left(invalid('algorithm', 'not_one_of', { allowed: ['mod10', 'mod11'] }))
+    : E.right(base + checkDigit(base))
 }
 
 /**

@@ -10,11 +10,12 @@
  * @module patchBuilders
  */
 import * as E from './internal/either.js'
+import { own } from './internal/own.js'
 import { invalid, validationError, type PaymentError } from './errors.js'
-import { AMOUNT, check, fail, type Issues, POSITIVE } from './codecs/fields.js'
+import { AMOUNT, ARRAY, check, fail, type Issues, OBJECT, POSITIVE } from './codecs/fields.js'
 import type { MoneySplit, Payment } from './payment.js'
 import { increaseError, nothingToChange } from './patches.js'
-import { guarded, indexSplits, listBound, mismatchError, own, decodeSplits, tally, tooLong } from './patchColumns.js'
+import { guarded, indexSplits, listBound, mismatchError, decodeSplits, tally, tooLong, type Tally } from './patchColumns.js'
 import type { MoneySplitPatch, PatchEntry } from './codecs/requests.js'
 
 /** Options of {@link proportionalPatch}. */
@@ -31,12 +32,6 @@ export interface SplitAmount {
 
 /** Products up to this bound, and their quotient corrections, stay exact in float arithmetic. */
 const EXACT_PRODUCT = 2 ** 52
-
-const sumOf = (splits: ReadonlyArray<MoneySplit>): number => {
-  let sum = 0
-  for (const s of splits) sum += s.amount
-  return sum
-}
 
 /**
  * A patch that removes `amount` across the payment's current splits in proportion to their
@@ -98,7 +93,11 @@ export const proportionalPatch = (
     const n = splits.length
     const touched = (s: MoneySplit): boolean => includeFees || !s.isFee
     let total = 0
-    for (const s of splits) if (touched(s)) total += s.amount
+    let gross = 0
+    for (const s of splits) {
+      gross += s.amount
+      if (touched(s)) total += s.amount
+    }
     if (!Number.isSafeInteger(amount) || amount < 1 || amount > total) {
       return E.left(
         // the bound is the total of the splits the amount may touch
@@ -175,7 +174,7 @@ export const proportionalPatch = (
           ? { splitID: s.splitID, updateType: 'UpdateAmount', newAmount: s.amount - part }
           : { splitID: s.splitID, updateType: 'DoNothing' }
     }
-    return E.right({ moneySplitPatch, newGrossAmount: sumOf(splits) - amount })
+    return E.right({ moneySplitPatch, newGrossAmount: gross - amount })
   })
 
 /**
@@ -210,39 +209,30 @@ export const deleteSplitsPatch = (
   payment: Pick<Payment, 'moneySplits'>,
   splitIDs: ReadonlyArray<number>
 ): E.Either<PaymentError, MoneySplitPatch> =>
-  guarded('splitIDs', () => {
-    if (!Array.isArray(splitIDs)) {
-      return E.left(invalid('splitIDs', 'type', { expected: 'array' }))
-    }
-    const moneySplits = decodeSplits(payment)
-    if (E.isLeft(moneySplits)) return moneySplits
-    const ids: ReadonlyArray<unknown> = splitIDs
-    if (ids.length > listBound(moneySplits.right.length)) return E.left(tooLong('splitIDs', listBound(moneySplits.right.length)))
-    const issues: Issues = []
-    for (let k = 0; k < ids.length; k++) {
-      const id = Object.hasOwn(ids, k) ? ids[k] : undefined
-      check(issues, id, 'splitIDs', k, '', POSITIVE, true)
-    }
-    if (issues.length > 0) return E.left(validationError(issues))
-    const index = indexSplits(moneySplits.right)
-    const t = tally(index, ids.length, (k) => ids[k] as number)
-    if (t.unknown !== undefined || t.repeated) return E.left(mismatchError(index, t, false))
-    if (ids.length === 0) return E.left(nothingToChange())
-
-    const splits = index.splits
-    const moneySplitPatch: PatchEntry[] = new Array<PatchEntry>(splits.length)
-    let kept = 0
-    for (let i = 0; i < splits.length; i++) {
-      const s = splits[i] as MoneySplit
-      if (t.count[i] === 0) {
-        kept += s.amount
-        moneySplitPatch[i] = { splitID: s.splitID, updateType: 'DoNothing' }
-      } else {
-        moneySplitPatch[i] = { splitID: s.splitID, updateType: 'DoDeleteSplitEntry', doDelete: true }
+  named(
+    payment,
+    splitIDs,
+    'splitIDs',
+    (ids, issues) => {
+      for (let k = 0; k < ids.length; k++) check(issues, Object.hasOwn(ids, k) ? ids[k] : undefined, 'splitIDs', k, '', POSITIVE, true)
+      return ids as ReadonlyArray<number>
+    },
+    (splits, t) => {
+      if (splitIDs.length === 0) return E.left(nothingToChange())
+      const moneySplitPatch: PatchEntry[] = new Array<PatchEntry>(splits.length)
+      let kept = 0
+      for (let i = 0; i < splits.length; i++) {
+        const s = splits[i] as MoneySplit
+        if (t.count[i] === 0) {
+          kept += s.amount
+          moneySplitPatch[i] = { splitID: s.splitID, updateType: 'DoNothing' }
+        } else {
+          moneySplitPatch[i] = { splitID: s.splitID, updateType: 'DoDeleteSplitEntry', doDelete: true }
+        }
       }
+      return E.right({ moneySplitPatch, newGrossAmount: kept })
     }
-    return E.right({ moneySplitPatch, newGrossAmount: kept })
-  })
+  )
 
 /**
  * A patch that sets the listed splits to the given amounts (`UpdateAmount`) and keeps the others
@@ -276,61 +266,79 @@ export const deleteSplitsPatch = (
 export const setAmountsPatch = (
   payment: Pick<Payment, 'moneySplits'>,
   amounts: ReadonlyArray<SplitAmount>
-): E.Either<PaymentError, MoneySplitPatch> =>
-  guarded('amounts', () => {
-    if (!Array.isArray(amounts)) {
-      return E.left(invalid('amounts', 'type', { expected: 'array' }))
+): E.Either<PaymentError, MoneySplitPatch> => {
+  const values: number[] = []
+  return named(
+    payment,
+    amounts,
+    'amounts',
+    (given, issues) => {
+      const ids: number[] = new Array<number>(given.length)
+      for (let k = 0; k < given.length; k++) {
+        const at = `amounts.${k}`
+        const entry = Object.hasOwn(given, k) ? given[k] : undefined
+        if (typeof entry !== 'object' || entry === null) {
+          fail(issues, at, 'type', OBJECT)
+          continue
+        }
+        // used only when no issue was found, and then they are what the rules allow (the amount as
+        // given: check's value is 0 for -0)
+        ids[k] = check(issues, own(entry, 'splitID'), at, -1, 'splitID', POSITIVE, true) as number
+        const amount = own(entry, 'amount')
+        check(issues, amount, at, -1, 'amount', AMOUNT, true)
+        values[k] = amount as number
+      }
+      return ids
+    },
+    (splits, t) => {
+      const moneySplitPatch: PatchEntry[] = new Array<PatchEntry>(splits.length)
+      let after = 0
+      let changed = false
+      for (let i = 0; i < splits.length; i++) {
+        const s = splits[i] as MoneySplit
+        const k = t.first[i] as number
+        if (k < 0) {
+          after += s.amount
+          moneySplitPatch[i] = { splitID: s.splitID, updateType: 'DoNothing' }
+          continue
+        }
+        const newAmount = values[k] as number
+        if (newAmount > s.amount) return E.left(increaseError())
+        if (newAmount !== s.amount) changed = true
+        after += newAmount
+        moneySplitPatch[i] = { splitID: s.splitID, updateType: 'UpdateAmount', newAmount }
+      }
+      if (!changed) return E.left(nothingToChange())
+      return E.right({ moneySplitPatch, newGrossAmount: after })
     }
+  )
+}
+
+/**
+ * What {@link deleteSplitsPatch} and {@link setAmountsPatch} share: `list` (at `path`) must be an
+ * array no longer than {@link listBound} allows, `read` checks its entries into issues and gives the
+ * splitIDs they name, which must each name one split once (`PatchSplitMismatch` without `missing`);
+ * then `write` makes the patch from the splits in splitID order and the tally.
+ */
+const named = <A>(
+  payment: unknown,
+  list: unknown,
+  path: string,
+  read: (list: ReadonlyArray<unknown>, issues: Issues) => ReadonlyArray<number>,
+  write: (splits: ReadonlyArray<MoneySplit>, t: Tally) => E.Either<PaymentError, A>
+): E.Either<PaymentError, A> =>
+  guarded(path, () => {
+    if (!Array.isArray(list)) return E.left(invalid(path, 'type', ARRAY))
     const moneySplits = decodeSplits(payment)
     if (E.isLeft(moneySplits)) return moneySplits
-    const given: ReadonlyArray<unknown> = amounts
-    if (given.length > listBound(moneySplits.right.length)) return E.left(tooLong('amounts', listBound(moneySplits.right.length)))
-    const ids: number[] = new Array<number>(given.length)
-    const values: number[] = new Array<number>(given.length)
+    const given: ReadonlyArray<unknown> = list
+    const bound = listBound(moneySplits.right.length)
+    if (given.length > bound) return E.left(tooLong(path, bound))
     const issues: Issues = []
-    for (let k = 0; k < given.length; k++) {
-      const at = `amounts.${k}`
-      const entry = Object.hasOwn(given, k) ? given[k] : undefined
-      if (typeof entry !== 'object' || entry === null) {
-        fail(issues, at, 'type', { expected: 'object' })
-        continue
-      }
-      const splitID = own(entry, 'splitID')
-      const amount = own(entry, 'amount')
-      if (typeof splitID === 'number' && Number.isSafeInteger(splitID) && splitID >= 1) {
-        ids[k] = splitID
-      } else {
-        check(issues, splitID, at, -1, 'splitID', POSITIVE, true)
-      }
-      if (typeof amount === 'number' && Number.isSafeInteger(amount) && amount >= 0) {
-        values[k] = amount
-      } else {
-        check(issues, amount, at, -1, 'amount', AMOUNT, true)
-      }
-    }
+    const ids = read(given, issues)
     if (issues.length > 0) return E.left(validationError(issues))
     const index = indexSplits(moneySplits.right)
     const t = tally(index, ids.length, (k) => ids[k] as number)
     if (t.unknown !== undefined || t.repeated) return E.left(mismatchError(index, t, false))
-
-    const splits = index.splits
-    const moneySplitPatch: PatchEntry[] = new Array<PatchEntry>(splits.length)
-    let after = 0
-    let changed = false
-    for (let i = 0; i < splits.length; i++) {
-      const s = splits[i] as MoneySplit
-      const k = t.first[i] as number
-      if (k < 0) {
-        after += s.amount
-        moneySplitPatch[i] = { splitID: s.splitID, updateType: 'DoNothing' }
-        continue
-      }
-      const newAmount = values[k] as number
-      if (newAmount > s.amount) return E.left(increaseError())
-      if (newAmount !== s.amount) changed = true
-      after += newAmount
-      moneySplitPatch[i] = { splitID: s.splitID, updateType: 'UpdateAmount', newAmount }
-    }
-    if (!changed) return E.left(nothingToChange())
-    return E.right({ moneySplitPatch, newGrossAmount: after })
+    return write(index.splits, t)
   })

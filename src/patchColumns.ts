@@ -13,6 +13,7 @@
 import * as E from './internal/either.js'
 import { invalid, type Issue, type PaymentError } from './errors.js'
 import type { MoneySplit } from './payment.js'
+import { ARRAY, OBJECT } from './codecs/fields.js'
 import { walkMoneySplitPatch, type PatchEntrySink } from './codecs/requestChecks.js'
 
 // -------------------------------------------------------------------------------------
@@ -45,6 +46,23 @@ export interface PatchColumns {
   readonly newAmounts: ArrayLike<number>
   readonly newGrossAmount: number
 }
+
+/**
+ * The {@link PatchColumns} kind of an entry's `updateType`, `value` its `doDelete` (read only for
+ * `DoDeleteSplitEntry`).
+ *
+ * @internal
+ */
+export const kindOf = (updateType: unknown, value: unknown): number =>
+  updateType === 'UpdateAmount'
+    ? UPDATE_AMOUNT
+    : updateType === 'DoNothing'
+      ? DO_NOTHING
+      : updateType === 'DoDeleteSplitEntry'
+        ? value === true
+          ? DELETE_SPLIT
+          : KEEP_SPLIT
+        : UNKNOWN_UPDATE
 
 /** Thrown by the sink's start to stop the walk of a list longer than the bound; caught at once. */
 const TOO_LONG: unique symbol = Symbol('too long')
@@ -107,6 +125,7 @@ export const decodePatchColumns = (
       newAmounts = amounts
     }
     splitIDs[count] = splitID
+    // written out, not kindOf: this runs once an entry (docs/performance.md)
     kinds[count] =
       updateType === 'UpdateAmount'
         ? UPDATE_AMOUNT
@@ -140,8 +159,8 @@ export const decodePatchColumns = (
   if (newGrossAmount === undefined) return { issues }
   // a list whose length grew while it was walked (a proxy) is refused all the same
   if (over) return { issues: tooLong('moneySplitPatch', limit).issues ?? [] }
-  const exact = (c: Column): ArrayLike<number> =>
-    c.length === count ? c : Array.isArray(c) ? /* v8 ignore next -- unreachable: a plain-array column grows one entry per put, so its length is count */ c.slice(0, count) : c.subarray(0, count)
+  // a plain-array column grows one entry per put: its length is count
+  const exact = (c: Column): ArrayLike<number> => (c.length === count ? c : (c as Float64Array).subarray(0, count))
   return {
     issues,
     patch: { splitIDs: exact(splitIDs), kinds: exact(kinds), newAmounts: exact(newAmounts), newGrossAmount }
@@ -241,8 +260,6 @@ const lowest = (xs: number[]): number[] => {
   return xs
 }
 
-const counted = (n: number, what: string): string => `${String(n)} ${what}`
-
 /**
  * The `PatchSplitMismatch` of a tally: `missing` (only when `withMissing`), `unknown` and
  * `repeated`, each ascending and each splitID once. A splitID no split has that is named more
@@ -265,13 +282,13 @@ export const mismatchError = (index: SplitIndex, t: Tally, withMissing: boolean)
     }
   }
   // the counts, not the splitIDs: a message quotes nothing from the input (the lists do, bounded)
-  const parts: string[] = []
-  if (missing.length > 0) parts.push(counted(missing.length, 'missing'))
-  if (unknown.length > 0) parts.push(counted(unknown.length, 'unknown'))
-  if (repeated.length > 0) parts.push(counted(repeated.length, 'repeated'))
+  const parts = { missing, unknown, repeated }
+  const counts = Object.keys(parts)
+    .filter((k) => parts[k as keyof typeof parts].length > 0)
+    .map((k) => `${String(parts[k as keyof typeof parts].length)} ${k}`)
   return {
     code: 'PatchSplitMismatch',
-    message: `The patch must name each current split exactly once: ${parts.join(', ')} (see missing, unknown and repeated).`,
+    message: `The patch must name each current split exactly once: ${counts.join(', ')} (see missing, unknown and repeated).`,
     missing: lowest(missing),
     unknown: lowest(unknown),
     repeated: lowest(repeated)
@@ -307,7 +324,7 @@ export const decodeSplits = (payment: unknown): E.Either<PaymentError, ReadonlyA
     typeof payment === 'object' && payment !== null && Object.hasOwn(payment, 'moneySplits')
       ? (payment as { readonly moneySplits: unknown }).moneySplits
       : undefined
-  if (!Array.isArray(splits)) return E.left(invalid('moneySplits', 'type', { expected: 'array' }))
+  if (!Array.isArray(splits)) return E.left(invalid('moneySplits', 'type', ARRAY))
   const list: ReadonlyArray<unknown> = splits
   for (let i = 0; i < list.length; i++) {
     const at = `moneySplits.${String(i)}`
@@ -315,22 +332,18 @@ export const decodeSplits = (payment: unknown): E.Either<PaymentError, ReadonlyA
     const split = list[i]
     // a plain record: what it inherits is Object.prototype's, which the rules test for (or nothing)
     const proto: unknown = typeof split === 'object' && split !== null ? Object.getPrototypeOf(split) : undefined
-    if (proto !== Object.prototype && proto !== null) return E.left(invalid(at, 'type', { expected: 'object' }))
+    if (proto !== Object.prototype && proto !== null) return E.left(invalid(at, 'type', OBJECT))
     for (const key of SPLIT_FIELDS) if (!Object.hasOwn(split as object, key)) return E.left(invalid(`${at}.${key}`, 'required'))
   }
   return E.right(list as ReadonlyArray<MoneySplit>)
 }
-
-/** The own property `key` of `o`, or `undefined`: for reads off the hot path. */
-export const own = (o: object, key: string): unknown =>
-  Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined
 
 /** Runs `f`, turning anything it throws (a hostile getter, a proxy) into `ValidationFailed`. */
 export const guarded = <A>(path: string, f: () => E.Either<PaymentError, A>): E.Either<PaymentError, A> => {
   try {
     return f()
   } catch {
-    return E.left(invalid(path, 'type', { expected: 'object' }))
+    return E.left(invalid(path, 'type', OBJECT))
   }
 }
 

@@ -10,18 +10,19 @@
  * @module patches
  */
 import * as E from './internal/either.js'
+import { own } from './internal/own.js'
+import { ARRAY, NUMBER, OBJECT } from './codecs/fields.js'
 import { invalid, issue, paymentError, validationError, type PaymentError } from './errors.js'
 import {
   DELETE_SPLIT,
   DO_NOTHING,
   KEEP_SPLIT,
-  UNKNOWN_UPDATE,
   UPDATE_AMOUNT,
   guarded,
+  kindOf,
   indexSplits,
   listBound,
   mismatchError,
-  own,
   decodeSplits,
   tally,
   tooLong,
@@ -31,8 +32,13 @@ import type { AdjustedSplit, RefundedSplit } from './events.js'
 import type { MoneySplit, Payment } from './payment.js'
 import type { MoneySplitPatch, PatchEntry } from './codecs/requests.js'
 
-/** `Object.prototype`: a value found is own for sure when it lacks the key (docs/decisions.md, "Own properties only"). */
-const OP: object = Object.prototype
+/**
+ * `Object.prototype`: a value found is own for sure when it lacks the key (docs/decisions.md, "Own
+ * properties only"). The decider's modules share it.
+ *
+ * @internal
+ */
+export const OP: object = Object.prototype
 
 
 // -------------------------------------------------------------------------------------
@@ -179,8 +185,8 @@ export const applyPatch = (
     const isObject = typeof patch === 'object' && patch !== null
     const entries = isObject ? own(patch, 'moneySplitPatch') : undefined
     const newGrossAmount = isObject ? own(patch, 'newGrossAmount') : undefined
-    if (!Array.isArray(entries)) return E.left(invalid('moneySplitPatch', 'type', { expected: 'array' }))
-    if (typeof newGrossAmount !== 'number') return E.left(invalid('newGrossAmount', 'type', { expected: 'number' }))
+    if (!Array.isArray(entries)) return E.left(invalid('moneySplitPatch', 'type', ARRAY))
+    if (typeof newGrossAmount !== 'number') return E.left(invalid('newGrossAmount', 'type', NUMBER))
     const list: ReadonlyArray<unknown> = entries
     const m = list.length
     const bound = listBound(splits.right.length)
@@ -192,25 +198,11 @@ export const applyPatch = (
       const at = `moneySplitPatch.${String(k)}`
       const entry = (Object.hasOwn(list, k) ? list[k] : undefined) as PatchEntry | undefined
       if (entry === undefined) return E.left(invalid(at, 'required'))
-      if (typeof entry !== 'object' || entry === null) return E.left(invalid(at, 'type', { expected: 'object' }))
+      if (typeof entry !== 'object' || entry === null) return E.left(invalid(at, 'type', OBJECT))
       splitIDs[k] = own(entry, 'splitID') as number
-      switch (own(entry, 'updateType')) {
-        case 'UpdateAmount':
-          kinds[k] = UPDATE_AMOUNT
-          newAmounts[k] = own(entry, 'newAmount') as number
-          break
-        case 'DoDeleteSplitEntry':
-          kinds[k] = own(entry, 'doDelete') === true ? DELETE_SPLIT : KEEP_SPLIT
-          newAmounts[k] = 0
-          break
-        case 'DoNothing':
-          kinds[k] = DO_NOTHING
-          newAmounts[k] = 0
-          break
-        default:
-          kinds[k] = UNKNOWN_UPDATE
-          newAmounts[k] = 0
-      }
+      const updateType = own(entry, 'updateType')
+      kinds[k] = kindOf(updateType, updateType === 'DoDeleteSplitEntry' ? own(entry, 'doDelete') : undefined)
+      newAmounts[k] = updateType === 'UpdateAmount' ? (own(entry, 'newAmount') as number) : 0
     }
     return applyColumns({ moneySplits: splits.right }, { splitIDs, kinds, newAmounts, newGrossAmount })
   })
@@ -370,22 +362,6 @@ export const returnedSplit = (split: MoneySplit, amount: number): RefundedSplit 
       : { refundAmount: amount, connectedAccountID, isFee }
 }
 
-const adjustedSplitOf = (split: MoneySplit, amount: number): AdjustedSplit => {
-  const description = split.description
-  const externalID = split.externalID
-  const withDescription = description !== undefined && (!('description' in OP) || Object.hasOwn(split, 'description'))
-  const withExternalID = externalID !== undefined && (!('externalID' in OP) || Object.hasOwn(split, 'externalID'))
-  const connectedAccountID = split.connectedAccountID
-  const isFee = split.isFee
-  return withDescription
-    ? withExternalID
-      ? { adjustedAmount: amount, connectedAccountID, description, externalID, isFee }
-      : { adjustedAmount: amount, connectedAccountID, description, isFee }
-    : withExternalID
-      ? { adjustedAmount: amount, connectedAccountID, externalID, isFee }
-      : { adjustedAmount: amount, connectedAccountID, isFee }
-}
-
 /**
  * The `refundedSplit` entries of a partial refund (docs/rules.md I2.6): one per lowered or deleted split,
  * `{ refundAmount, connectedAccountID, description?, externalID?, isFee }`, in ascending splitID
@@ -438,4 +414,8 @@ export const toRefundedSplits = (outcome: PatchOutcome): ReadonlyArray<RefundedS
  * }])
  */
 export const toAdjustedSplits = (outcome: PatchOutcome): ReadonlyArray<AdjustedSplit> =>
-  outcome.changes.map((c) => adjustedSplitOf(c.split, c.removedAmount))
+  outcome.changes.map((c) => {
+    // the refund entry with its amount renamed, first as before (an invoice adjustment is rare: the spread costs nothing that matters)
+    const { refundAmount, ...rest } = returnedSplit(c.split, c.removedAmount)
+    return { adjustedAmount: refundAmount, ...rest }
+  })

@@ -42,43 +42,6 @@ export interface Settlement {
 // settlement
 // -------------------------------------------------------------------------------------
 
-interface Accumulator {
-  readonly connectedAccountID: string
-  readonly isFee: boolean
-  allocated: number
-  refunded: number
-}
-
-/** Rows keyed by account (UUIDs compared without regard to case) and fee flag, in first-seen order. */
-const grouper = (): {
-  readonly add: (connectedAccountID: string, isFee: boolean, allocated: number, refunded: number) => void
-  readonly rows: () => ReadonlyArray<SettlementRow>
-} => {
-  const index = new Map<string, Accumulator>()
-  const order: Array<Accumulator> = []
-  return {
-    add: (connectedAccountID, isFee, allocated, refunded) => {
-      const key = `${isFee ? 'fee' : 'split'}:${connectedAccountID.toLowerCase()}`
-      let acc = index.get(key)
-      if (acc === undefined) {
-        acc = { connectedAccountID, isFee, allocated: 0, refunded: 0 }
-        index.set(key, acc)
-        order.push(acc)
-      }
-      acc.allocated += allocated
-      acc.refunded += refunded
-    },
-    rows: () =>
-      order.map((a) => ({
-        connectedAccountID: a.connectedAccountID,
-        isFee: a.isFee,
-        allocated: a.allocated,
-        refunded: a.refunded,
-        net: a.allocated - a.refunded
-      }))
-  }
-}
-
 /**
  * The settlement of a payment (docs/rules.md C8). Once charged (`Charged` or `Refunded`): one row per
  * account that held a split when the payment became `Charged` (from `payment.allocation`),
@@ -144,18 +107,26 @@ export const settlement = (payment: Payment): Settlement => {
   // own fields only (docs/decisions.md, "Own properties only"): a payment a caller hands in
   const field = <K extends keyof Payment>(key: K): Payment[K] | undefined =>
     Object.hasOwn(payment, key) ? payment[key] : undefined
-  const rows = grouper()
+  // rows keyed by account (UUIDs compared without regard to case) and fee flag, in first-seen order
+  const index = new Map<string, { -readonly [K in keyof SettlementRow]: SettlementRow[K] }>()
+  const add = (connectedAccountID: string, isFee: boolean, allocated: number, refunded: number): void => {
+    const key = `${isFee ? 'fee' : 'split'}:${connectedAccountID.toLowerCase()}`
+    let row = index.get(key)
+    if (row === undefined) index.set(key, (row = { connectedAccountID, isFee, allocated: 0, refunded: 0, net: 0 }))
+    row.allocated += allocated
+    row.refunded += refunded
+  }
   const status = field('status')
   const moneySplits = field('moneySplits') ?? []
   if (status === 'Charged' || status === 'Refunded') {
     const current = new Map<number, number>()
     for (const s of moneySplits) current.set(s.splitID, s.amount)
-    for (const a of field('allocation') ?? []) {
-      const now = current.get(a.splitID) ?? 0
-      rows.add(a.connectedAccountID, a.isFee, a.amount, a.amount - now)
-    }
+    for (const a of field('allocation') ?? []) add(a.connectedAccountID, a.isFee, a.amount, a.amount - (current.get(a.splitID) ?? 0))
   } else {
-    for (const s of moneySplits) rows.add(s.connectedAccountID, s.isFee, s.amount, 0)
+    for (const s of moneySplits) add(s.connectedAccountID, s.isFee, s.amount, 0)
   }
-  return { rows: rows.rows(), excessRefundedAmount: field('excessRefundedAmount') ?? 0 }
+  // a Map keeps its insertion order
+  const rows = [...index.values()]
+  for (const row of rows) row.net = row.allocated - row.refunded
+  return { rows, excessRefundedAmount: field('excessRefundedAmount') ?? 0 }
 }

@@ -9,9 +9,8 @@ import type { CommandType } from './commands.js'
 import type { ErrorCode, PaymentError } from './errors.js'
 import type { Payment, PaymentKind, PaymentStatus } from './payment.js'
 import { paymentStatuses } from './status.js'
+import { OP } from './patches.js'
 
-/** `Object.prototype`: a value found is own for sure when it lacks the key (docs/decisions.md, "Own properties only"). */
-const OP: object = Object.prototype
 
 // -------------------------------------------------------------------------------------
 // model
@@ -51,7 +50,7 @@ const kindGuard = (kind: PaymentKind, code: ErrorCode, what: string): Guard => (
 
 /** A status as a message may name it: one of the five, else no quote of what the state holds. */
 const statusName = (status: unknown): string =>
-  typeof status === 'string' && (paymentStatuses as ReadonlyArray<string>).includes(status) ? status : 'in no known status'
+  (paymentStatuses as ReadonlyArray<unknown>).includes(status) ? (status as string) : 'in no known status'
 
 const statusGuard = (
   allowed: ReadonlyArray<PaymentStatus>,
