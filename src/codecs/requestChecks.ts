@@ -305,10 +305,10 @@ const checkMetaData = (issues: Issues, v: unknown): MetaData => {
   // below (symbol keys are no data a JSON body can carry: dropped, like unknown fields). The copy
   // is built by assignment into `{}`, so that every payment's metaData with the same keys shares
   // one shape (docs/performance.md, "Why the code looks like this"); a key that Object.prototype
-  // has (`__proto__`, or one a script put there) is defined instead, so it stays plain data and
-  // no prototype or setter is touched.
+  // has (`__proto__`, or one a script put there) is added through a literal instead, so it stays
+  // plain data and no prototype or setter is touched.
   const keys = Object.keys(v)
-  const out: Obj = {}
+  let out: Obj = {}
   const n = keys.length
   // past the limit only the first keys are checked (and the copy is of no use)
   if (n > MAX_METADATA_KEYS) fail(issues, 'metaData', 'too_many', { max: MAX_METADATA_KEYS })
@@ -319,7 +319,8 @@ const checkMetaData = (issues: Issues, v: unknown): MetaData => {
     const value = v[key]
     report(issues, at, META_KEY(key))
     report(issues, at, META_VALUE(value))
-    if (key in Object.prototype) Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
+    // a computed key in a literal defines an own data property, whatever the key
+    if (key in Object.prototype) out = { ...out, [key]: value }
     else out[key] = value
   }
   return out as MetaData
