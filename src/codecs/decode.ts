@@ -55,7 +55,7 @@ import type {
   WebhookSubscription as WebhookSubscriptionType
 } from './requests.js'
 import { own } from '../internal/own.js'
-import { isRecord } from './fields.js'
+import { isRecord, type Issues } from './fields.js'
 import {
   MAX_DESCRIPTION_LENGTH,
   MAX_EMAIL_LENGTH,
@@ -70,6 +70,7 @@ import {
 } from './validators.js'
 import {
   checkCustomer,
+  checkRequest,
   checkSplit,
   checkSubscription,
   collect,
@@ -199,7 +200,15 @@ const toEither = <A>(r: Validated<A>): Either<PaymentError, A> =>
  */
 export const decodePaymentIntentRequest = (
   input: unknown
-): Either<PaymentError, PaymentIntentRequestType> => toEither(validatePaymentIntentRequest(input))
+): Either<PaymentError, PaymentIntentRequestType> => {
+  // collected here rather than through validatePaymentIntentRequest and toEither: the same
+  // steps, fewer bytes for a front-end that imports this function alone
+  const issues: Issues = []
+  const value = checkRequest(issues, input)
+  return issues.length === 0
+    ? { _tag: 'Right', right: value as unknown as PaymentIntentRequestType }
+    : { _tag: 'Left', left: validationError(issues) }
+}
 
 /**
  * Decodes a money-split patch (body of partial refund and invoice adjustment, docs/rules.md I2.5),

@@ -326,7 +326,19 @@ const checkMetaData = (issues: Issues, v: unknown): MetaData => {
   return out as MetaData
 }
 
-const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
+/**
+ * The collector of a payment-intent request (docs/rules.md C3): adds every issue of `u` to
+ * `issues` and returns the fresh request, which holds only when no issue was added.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { checkRequest } from './requestChecks.js'
+ * const issues: Parameters<typeof checkRequest>[0] = []
+ * checkRequest(issues, { grossAmount: 0 })
+ * assert.ok(issues.some((i) => i.path === 'grossAmount' && i.reason === 'too_small'))
+ */
+export const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   if (!isObject(issues, u, '', -1)) return undefined
   const out = checkFields(issues, u, '', -1, REQUEST_HEAD, {})
   // Required for card payments, optional for invoices; when the gateway itself is invalid only
