@@ -72,12 +72,13 @@ export const runPatchBenchmarks = async (): Promise<void> => {
     }
     console.log(`  partial refund, ${label}:\n    ${perN.join('\n    ')}`)
     const r = ratio(call(make(100_000)), call(make(1_000)), { rounds: 15, batchMs: 60, warmupMs: 200 })
-    await report({
-      name: `split patch (partial refund, ${label}): t(100k) / t(1k)`,
-      ratio: r.ratio,
-      target: TARGET,
-      detail: `${us(r.subjectUs)} vs ${us(r.baselineUs)}${isTarget ? '' : '; information: the patch changes every split'}`
-    })
+    const name = `split patch (partial refund, ${label}): t(100k) / t(1k)`
+    if (isTarget) {
+      await report({ name, ratio: r.ratio, target: TARGET, detail: `${us(r.subjectUs)} vs ${us(r.baselineUs)}` })
+    } else {
+      // every split changes, so the per-split cost grows with the payment's size in memory: no target
+      console.log(`  (${name}: ${r.ratio.toFixed(1)}, ${us(r.subjectUs)} vs ${us(r.baselineUs)}; information, no target)`)
+    }
   }
   keep(payments)
 }
