@@ -15,21 +15,9 @@ import {
   WebhookSubscription,
   type PaymentIntentRequest as PaymentIntentRequestType
 } from 'paysplit/codecs'
+import { invoiceRequest, SELLER } from './http.fixtures.js'
 
-const SELLER = '3f0c5a1e-8a4b-4c7d-9e2f-1a2b3c4d5e6f'
-
-const request = (): Record<string, unknown> => ({
-  externalPaymentReferenceID: 'invoice-9',
-  environment: 'production',
-  paymentGateway: 'invoice',
-  sellerConnectedAccountID: SELLER,
-  grossAmount: 500,
-  currency: 'EUR',
-  moneySplitList: [{ connectedAccountID: SELLER, amount: 500, isFee: false }],
-  customerExternalID: 'c-1',
-  successUrl: 'https://shop.example.com/ok',
-  failedUrl: 'https://shop.example.com/ko'
-})
+const request = (): Record<string, unknown> => invoiceRequest()
 
 describe('the codecs are io-ts codecs', () => {
   it('have the members of io-ts Type, and decode detached from their codec', () => {
