@@ -14,7 +14,7 @@ import {
   PaymentIntentRequest,
   WebhookSubscription,
   type PaymentIntentRequest as PaymentIntentRequestType
-} from 'paysplit/codecs'
+} from '../src/codecs.js'
 import { invoiceRequest, SELLER } from './http.fixtures.js'
 
 const request = (): Record<string, unknown> => invoiceRequest()
