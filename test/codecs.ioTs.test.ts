@@ -19,7 +19,7 @@ import { invoiceRequest, SELLER } from './http.fixtures.js'
 
 const request = (): Record<string, unknown> => invoiceRequest()
 
-describe('the codecs are io-ts codecs', () => {
+describe('C1 the codecs are io-ts codecs', () => {
   it('have the members of io-ts Type, and decode detached from their codec', () => {
     for (const codec of [PaymentIntentRequest, MoneySplitPatch, MoneySplitRequest, Customer, WebhookSubscription]) {
       expect(typeof codec.name).toBe('string')
