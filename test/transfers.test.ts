@@ -6,7 +6,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { kid as kidNumber } from '../src/index.js'
+import { initialState, kid as kidNumber, transition } from '../src/index.js'
 import { emptyWorld, handle, receiveTransferByKid, type World } from '../src/http.js'
 import { CATCH_ALL, KID, OTHER_KID, Session, atOf, idOf, invoiceRequest } from './http.fixtures.js'
 
@@ -79,6 +79,25 @@ describe('C9: receiveTransferByKid', () => {
     expect(E.isLeft(result) && result.left.code).toBe('ValidationFailed')
     expect(E.isLeft(result) && result.left.issues?.map((i) => i.path)).toStrictEqual(['amount', 'kid'])
     expect(E.isLeft(receiveTransferByKid(s.world, null as never, ctx)[1])).toBe(true)
+  })
+
+  it("a transfer's amount is refused with the decider's own issue (reason and params) for the same value", () => {
+    const s = new Session()
+    s.create(invoiceRequest(), { kid: KID })
+    const created = transition(initialState, { type: 'CreatePayment', at: atOf(0), paymentReferenceID: idOf(9), request: invoiceRequest() as never, kid: KID })
+    if (E.isLeft(created)) throw new Error(created.left.message)
+    const invoice = created.right[0]
+    // the decider stops at the amount (its checks go amount, then KID); the bank reports both at
+    // once, and refuses a KID of no valid form where the decider compares it with the invoice's
+    const issuesAt = (r: E.Either<{ readonly issues?: ReadonlyArray<{ readonly path: string }> }, unknown>, path: string): unknown =>
+      E.isLeft(r) ? (r.left.issues ?? []).filter((i) => i.path === path) : []
+    for (const amount of [undefined, null, '100', true, Number.NaN, Infinity, 0.5, 1.5, 0, -1, 2 ** 53, 100]) {
+      for (const kid of [KID, '12345', 42, undefined]) {
+        const byBank = receiveTransferByKid(s.world, { kid, amount } as never, ctx)[1]
+        const byDecider = transition(invoice, { type: 'ReceiveInvoiceTransfer', at: atOf(1), amount, kid } as never)
+        expect(issuesAt(byBank, 'amount'), `${String(amount)} ${String(kid)}`).toStrictEqual(issuesAt(byDecider, 'amount'))
+      }
+    }
   })
 
   it('the context first: a bad at or catchAllUrl → InvalidContext, nothing changed', () => {

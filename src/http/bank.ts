@@ -7,11 +7,11 @@
  */
 import * as E from '../internal/either.js'
 import type { Command } from '../commands.js'
-import type { Issue, PaymentError } from '../errors.js'
-import { issue, paymentError, validationError } from '../errors.js'
+import type { PaymentError } from '../errors.js'
+import { paymentError, validationError } from '../errors.js'
 import { kid as kidNumber } from '../kid.js'
 import type { Payment } from '../payment.js'
-import { isAmount } from '../codecs/validators.js'
+import { check, format, POSITIVE, type Issues } from '../codecs/fields.js'
 import { own } from './own.js'
 import { notFound } from './responses.js'
 import {
@@ -98,17 +98,17 @@ const operate = (
   }
 }
 
-/** The amount and KID of a transfer, own properties only; `ValidationFailed` for either that is not valid. */
+/** A valid KID (docs/rules.md C7). */
+const KID = /* @__PURE__ */ format(kidNumber.isValid, 'kid')
+
+/**
+ * The amount and KID of a transfer, own properties only; `ValidationFailed` for either that is not
+ * valid, by the decider's rules for a transfer (the amount a positive safe integer, the KID valid).
+ */
 const readTransfer = (transfer: unknown): E.Either<PaymentError, Transfer> => {
-  const amount = own(transfer, 'amount')
-  const kid = own(transfer, 'kid')
-  const issues: Array<Issue> = []
-  if (typeof amount !== 'number') issues.push(issue('amount', 'type', { expected: 'number' }))
-  else if (!isAmount(amount) || amount < 1) {
-    issues.push(Number.isFinite(amount) && amount >= 1 ? issue('amount', 'not_integer') : issue('amount', 'too_small', { min: 1 }))
-  }
-  if (typeof kid !== 'string') issues.push(issue('kid', 'type', { expected: 'string' }))
-  else if (!kidNumber.isValid(kid)) issues.push(issue('kid', 'format', { format: 'kid' }))
+  const issues: Issues = []
+  const amount = check(issues, own(transfer, 'amount'), '', -1, 'amount', POSITIVE, true)
+  const kid = check(issues, own(transfer, 'kid'), '', -1, 'kid', KID, true)
   return issues.length > 0 ? E.left(validationError(issues)) : E.right({ amount: amount as number, kid: kid as string })
 }
 
