@@ -67,6 +67,10 @@ describe('C1 the codecs are io-ts codecs', () => {
     const piped = PaymentIntentRequest.pipe(seller)
     expect(piped.name).toBe('pipe(PaymentIntentRequest, Seller)')
     expect(piped.decode(request())).toEqual(E.right(SELLER))
+    // a new codec binds its decode too, as io-ts's constructor does
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const { decode: decodePiped } = piped
+    expect(decodePiped(request())).toEqual(E.right(SELLER))
     expect(E.isLeft(piped.decode({ ...request(), grossAmount: 50, moneySplitList: [{ connectedAccountID: SELLER, amount: 50, isFee: false }] }))).toBe(true)
     expect(E.isLeft(piped.decode({}))).toBe(true)
     expectTypeOf<t.TypeOf<typeof PaymentIntentRequest>>().toEqualTypeOf<PaymentIntentRequestType>()

@@ -15,7 +15,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { describe, expect, it } from 'vitest'
 import type { Customer, Payment } from '../src/index.js'
-import { completeForm, emptyWorld, failForm, getCustomer, getPayment, handle, receiveTransfer, type World } from '../src/http.js'
+import { completeForm, emptyWorld, failForm, getCustomer, getPayment, handle, receiveTransfer, receiveTransferByKid, type World } from '../src/http.js'
 import { FEE_ACCOUNT, KID, OTHER_ACCOUNT, SELLER, atOf, cardRequest, idOf, invoiceRequest } from './http.fixtures.js'
 
 const ctx = { at: atOf(1), paymentReferenceID: idOf(1) }
@@ -146,6 +146,16 @@ describe('getPayment and getCustomer read only a World of Maps, and only by a st
 })
 
 describe('completeForm, failForm, receiveTransfer: what they refuse before the decider', () => {
+  it('receiveTransferByKid reads the world before the context: what is no world is unreadable, whatever the context and transfer', () => {
+    // kills bank.ts receiveTransferByKid's world guard (→ false): without it a bad context would answer first
+    for (const world of [null, 42, {}, { payments: new Map() }]) {
+      const [same, result, deliveries] = receiveTransferByKid(world as never, { kid: 'x', amount: -1 }, null as never)
+      expect(same).toBe(world)
+      expect(result).toStrictEqual(E.left({ code: 'ValidationFailed', message: 'The input is not valid: 1 problem (see issues).', issues: [UNREADABLE] }))
+      expect(deliveries).toStrictEqual([])
+    }
+  })
+
   it('a world without references is ValidationFailed, not the PaymentNotFound of its empty payments', () => {
     // kills 416:9 (the guard → false; `(a || b) || c` → `(a || b) && c`; `a || b` → false; `a || b` → `a && b`), 416:86 (the block → {})
     const partial = { payments: new Map(), customers: new Map() } as unknown as World
