@@ -18,7 +18,7 @@ import type { Command, CommandType, CreatePayment } from './commands.js'
 import { commandTypes } from './commands.js'
 import type { PaymentError } from './errors.js'
 import { invalid, paymentError, validationError } from './errors.js'
-import { check, DESCRIPTION, fieldError, format, type Issues, OBJECT, oneOf, POSITIVE, STRING, TIMESTAMP, UUID } from './codecs/fields.js'
+import { check, DESCRIPTION, fieldError, type Issues, OBJECT, oneOf, POSITIVE, STRING, TIMESTAMP, UUID } from './codecs/fields.js'
 import type {
   CustomerUpserted,
   InvoiceAdjusted,
@@ -30,7 +30,7 @@ import type {
   PaymentRefunded,
   RefundedSplit
 } from './events.js'
-import { kid as kidNumber } from './kid.js'
+import { KID_RULE } from './kid.js'
 import { applyColumns, OP, returnedSplit, toAdjustedSplits, toRefundedSplits, type PatchOutcome } from './patches.js'
 import { decodePatchColumns, listBound } from './patchColumns.js'
 import type { MoneySplit, Payment, PaymentState } from './payment.js'
@@ -46,9 +46,6 @@ import { admitState } from './trustedState.js'
 // reading a command
 // -------------------------------------------------------------------------------------
 
-
-/** A valid KID (docs/rules.md C7). */
-const KID = /* @__PURE__ */ format(kidNumber.isValid, 'kid')
 
 interface Envelope {
   readonly type: CommandType
@@ -126,7 +123,7 @@ const decideCreate = (env: Envelope, decoded?: PaymentIntentRequest): E.Either<P
       : typeof rawRequest === 'object' && rawRequest !== null
         ? own(rawRequest, 'paymentGateway')
         : undefined
-  if (gateway === 'invoice') check(issues, rawKid, '', -1, 'kid', KID, true)
+  if (gateway === 'invoice') check(issues, rawKid, '', -1, 'kid', KID_RULE, true)
   const request = checked.value
   if (issues.length > 0 || request === undefined) return E.left(validationError(issues))
   const customer = Object.hasOwn(request, 'customer') ? request.customer : undefined

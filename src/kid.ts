@@ -11,7 +11,7 @@
  */
 import * as E from './internal/either.js'
 import { invalid, type PaymentError } from './errors.js'
-import { STRING } from './codecs/fields.js'
+import { format, type Rule, STRING } from './codecs/fields.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -142,3 +142,15 @@ export const kid: {
   readonly isValid: (s: unknown) => boolean
   readonly create: (base: string, algorithm: KidAlgorithm) => E.Either<PaymentError, string>
 } = Object.freeze({ isValid, create })
+
+/**
+ * The field rule of a KID (docs/rules.md C7): `format` `{ format: 'kid' }` for a string that is no
+ * KID, `type` for a value that is no string. Shared by the decider, `validateState` and the bank.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { KID_RULE } from './kid.js'
+ * assert.deepStrictEqual(KID_RULE('12345'), ['format', { format: 'kid' }])
+ */
+export const KID_RULE: Rule = /* @__PURE__ */ format(isValid, 'kid')

@@ -81,19 +81,6 @@ const listed: ReadonlyMap<string, boolean> = /* @__PURE__ */ unpack(packed)
 export const hundredths = (s: string): boolean | undefined => (s.length === 3 ? listed.get(s) : undefined)
 
 /**
- * True when `s` is an active ISO 4217 alphabetic code, exactly as listed (upper case), whatever
- * its minor unit. Runs in constant time whatever the length of `s`.
- *
- * @internal
- * @example
- * import * as assert from 'node:assert'
- * import { isListedCurrency } from './currencies.js'
- * assert.strictEqual(isListedCurrency('JPY'), true)
- * assert.strictEqual(isListedCurrency('HRK'), false) // historic
- */
-export const isListedCurrency = (s: string): boolean => hundredths(s) !== undefined
-
-/**
  * The currencies paysplit accepts, in alphabetical order (a currency picker of a form can list
  * them): the active ISO 4217 alphabetic codes whose minor unit is a hundredth (docs/rules.md C3).
  *

@@ -33,7 +33,6 @@ import {
   EMAIL,
   ENVIRONMENT,
   type Field,
-  format,
   GATEWAY,
   isObject,
   isRecord,
@@ -53,7 +52,7 @@ import {
   URL_RULE,
   UUID
 } from './fields.js'
-import { kid as kidNumber } from '../kid.js'
+import { KID_RULE } from '../kid.js'
 import type {
   FormAttempt,
   MoneySplit,
@@ -116,7 +115,6 @@ const NAME = /* @__PURE__ */ chars(MAX_STRING_LENGTH, false)
 const DESCRIPTION = /* @__PURE__ */ chars(MAX_DESCRIPTION_LENGTH, false)
 const STATUS = /* @__PURE__ */ oneOf(...paymentStatuses)
 const KIND = /* @__PURE__ */ oneOf('card', 'invoice')
-const KID = /* @__PURE__ */ format(kidNumber.isValid, 'kid')
 const EVENT_TYPE: Rule = (v) =>
   parseWebhookEventType(v) === v ? undefined : ['not_one_of', { allowed: webhookEventTypes }]
 const META_VALUE: Rule = (v) =>
@@ -397,7 +395,7 @@ const validatePayment = (o: Obj, statusIn: unknown): E.Either<PaymentError, Paym
   r['metaData'] = readMetaData(issues, o)
   fields(AMOUNTS)
   const kidIn = own(o, 'kid')
-  const kid = kind === 'invoice' ? check(issues, kidIn, 'state', -1, 'kid', KID, true) as string | undefined : undefined
+  const kid = kind === 'invoice' ? check(issues, kidIn, 'state', -1, 'kid', KID_RULE, true) as string | undefined : undefined
   // a card payment has no KID: its length must be 0 (docs/decisions.md "Issues: reasons, catalogs and caps")
   if (kind === 'card' && kidIn !== undefined) add(issues, 'kid', 'too_long', ZERO)
   const formAttempts = readFormAttempts(issues, o)

@@ -9,9 +9,9 @@ import * as E from '../internal/either.js'
 import type { Command } from '../commands.js'
 import type { PaymentError } from '../errors.js'
 import { paymentError, validationError } from '../errors.js'
-import { kid as kidNumber } from '../kid.js'
+import { KID_RULE } from '../kid.js'
 import type { Payment } from '../payment.js'
-import { check, format, POSITIVE, type Issues } from '../codecs/fields.js'
+import { check, POSITIVE, type Issues } from '../codecs/fields.js'
 import { own } from './own.js'
 import { notFound } from './responses.js'
 import {
@@ -98,9 +98,6 @@ const operate = (
   }
 }
 
-/** A valid KID (docs/rules.md C7). */
-const KID = /* @__PURE__ */ format(kidNumber.isValid, 'kid')
-
 /**
  * The amount and KID of a transfer, own properties only; `ValidationFailed` for either that is not
  * valid, by the decider's rules for a transfer (the amount a positive safe integer, the KID valid).
@@ -108,7 +105,7 @@ const KID = /* @__PURE__ */ format(kidNumber.isValid, 'kid')
 const readTransfer = (transfer: unknown): E.Either<PaymentError, Transfer> => {
   const issues: Issues = []
   const amount = check(issues, own(transfer, 'amount'), '', -1, 'amount', POSITIVE, true)
-  const kid = check(issues, own(transfer, 'kid'), '', -1, 'kid', KID, true)
+  const kid = check(issues, own(transfer, 'kid'), '', -1, 'kid', KID_RULE, true)
   return issues.length > 0 ? E.left(validationError(issues)) : E.right({ amount: amount as number, kid: kid as string })
 }
 
