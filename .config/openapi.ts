@@ -385,6 +385,21 @@ const timestamp: Schema = {
   pattern: TIMESTAMP.source
 }
 
+
+/** A split a refund or an adjustment changed: its amount under `amountKey`, then the split's own fields (the events' order). */
+const changedSplit = (description: string, amountKey: string): Schema =>
+  exact(
+    description,
+    {
+      [amountKey]: ref('Amount'),
+      connectedAccountID: ref('Uuid'),
+      description: { type: 'string' },
+      externalID: { type: 'string' },
+      isFee: { type: 'boolean' }
+    },
+    ['description', 'externalID']
+  )
+
 const responseSchemas = (): Record<string, Schema> => ({
   Timestamp: timestamp,
   PaymentStatus: { type: 'string', enum: [...paymentStatuses] },
@@ -402,28 +417,8 @@ const responseSchemas = (): Record<string, Schema> => ({
     },
     ['description', 'externalID']
   ),
-  RefundedSplit: exact(
-    'A split reduced or deleted by a partial refund, with the amount returned.',
-    {
-      refundAmount: ref('Amount'),
-      connectedAccountID: ref('Uuid'),
-      description: { type: 'string' },
-      externalID: { type: 'string' },
-      isFee: { type: 'boolean' }
-    },
-    ['description', 'externalID']
-  ),
-  AdjustedSplit: exact(
-    'A split reduced or deleted by an invoice adjustment, with the amount removed.',
-    {
-      adjustedAmount: ref('Amount'),
-      connectedAccountID: ref('Uuid'),
-      description: { type: 'string' },
-      externalID: { type: 'string' },
-      isFee: { type: 'boolean' }
-    },
-    ['description', 'externalID']
-  ),
+  RefundedSplit: changedSplit('A split reduced or deleted by a partial refund, with the amount returned.', 'refundAmount'),
+  AdjustedSplit: changedSplit('A split reduced or deleted by an invoice adjustment, with the amount removed.', 'adjustedAmount'),
   PaymentCreated: exact(
     "The payment's identity, status (short form) and amounts; optional request fields only when given.",
     {
