@@ -74,3 +74,15 @@ export { handle } from './http/service.js'
 export type { Handled, HandleContext, HttpRequest } from './http/service.js'
 export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from './http/bank.js'
 export type { EventContext, FormOperated, Operated, Transfer } from './http/bank.js'
+
+// bank files: OCR giro
+export { ocrTransmissionKey, parseOcrGiro, receiveOcrGiro } from './http/ocr.js'
+export type {
+  OcrAssignment,
+  OcrOutcome,
+  OcrReceived,
+  OcrReportRow,
+  OcrRule,
+  OcrTransaction,
+  OcrTransmission
+} from './http/ocr.js'

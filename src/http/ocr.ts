@@ -9,9 +9,10 @@ import * as E from '../internal/either.js'
 import type { Issue, PaymentError } from '../errors.js'
 import { issue, MAX_ISSUES, paymentError, validationError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
-import { isObject, own } from './own.js'
-import { receiveTransferByKid, type EventContext } from './bank.js'
-import { isWorld, type Deliveries, type World } from './world.js'
+import type { Payment } from '../payment.js'
+import { own } from './own.js'
+import { receiveTransferByKid, type EventContext, type Transfer } from './bank.js'
+import { checkContext, isWorld, unreadable, type Deliveries, type World } from './world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -193,12 +194,12 @@ const two = (v: number): string => (v < 10 ? `0${v}` : String(v))
 
 /**
  * A `DDMMYY` date as `YYYY-MM-DD`: years 69–99 are 1969–1999, 00–68 are 2000–2068 (the POSIX
- * pivot, docs/decisions.md "OCR giro files"). `'zero'` for `000000`, `undefined` for anything else
+ * pivot, docs/decisions.md "OCR giro files"). `null` for `000000`, `undefined` for anything else
  * that is not a calendar date.
  */
-const dateOf = (s: string, from: number): string | 'zero' | undefined => {
+const dateOf = (s: string, from: number): string | null | undefined => {
   if (!allDigits(s, from, 6)) return undefined
-  if (allZeros(s, from, 6)) return 'zero'
+  if (allZeros(s, from, 6)) return null
   const day = Number(s.slice(from, from + 2))
   const month = Number(s.slice(from + 2, from + 4))
   const yy = Number(s.slice(from + 4, from + 6))
@@ -212,7 +213,7 @@ const dateOf = (s: string, from: number): string | 'zero' | undefined => {
 
 const requiredDate = (c: Collector, s: string, n: number, from: number, field: string): string | undefined => {
   const d = dateOf(s, from)
-  if (d === undefined || d === 'zero') {
+  if (d === undefined || d === null) {
     report(c, n, 'date', field)
     return undefined
   }
@@ -514,7 +515,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         t.reserved = digitsOf(c, s, n, 34, 7, 'reserved')
         const bank = dateOf(s, 41)
         if (bank === undefined) report(c, n, 'date', 'bankDate')
-        else if (bank !== 'zero') t.bankDate = bank
+        else if (bank !== null) t.bankDate = bank
         t.debitAccount = digitsOf(c, s, n, 47, 11, 'debitAccount')
         filler(c, s, n, 58)
         state = 'item2'
@@ -561,10 +562,10 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         if (count !== undefined && count !== a.itemsOne) report(c, n, 'transaction-count', 'numberOfTransactions')
         if (recordCount !== undefined && recordCount !== a.records) report(c, n, 'record-count', 'numberOfRecords')
         if (sum !== undefined && sum !== a.total) report(c, n, 'total-amount', 'totalAmount')
-        if (earliest === undefined || (a.earliest === undefined ? earliest !== 'zero' : earliest !== a.earliest)) {
+        if (earliest === undefined || (a.earliest === undefined ? earliest !== null : earliest !== a.earliest)) {
           report(c, n, 'earliest-date', 'earliestNetsDate')
         }
-        if (latest === undefined || (a.latest === undefined ? latest !== 'zero' : latest !== a.latest)) {
+        if (latest === undefined || (a.latest === undefined ? latest !== null : latest !== a.latest)) {
           report(c, n, 'latest-date', 'latestNetsDate')
         }
         if (a.assignmentNumber !== undefined && a.agreementId !== undefined && a.account !== undefined && made !== undefined) {
@@ -615,3 +616,196 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
   return E.right({ transmissionNumber, dataSender, dataRecipient, netsDate, assignments })
 }
 
+
+// -------------------------------------------------------------------------------------
+// applying a transmission
+// -------------------------------------------------------------------------------------
+
+/**
+ * The key a transmission is applied once under (docs/rules.md C13): its data sender and
+ * transmission number. A world remembers the keys of the transmissions applied.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { ocrTransmissionKey } from 'paysplit/http'
+ * assert.strictEqual(ocrTransmissionKey('00008080', '0170031'), '00008080/0170031')
+ */
+export const ocrTransmissionKey = (dataSender: string, transmissionNumber: string): string => `${dataSender}/${transmissionNumber}`
+
+/** The transaction types that are money received; 18 and 20 are reversals reported by terminals. */
+const PAYMENT_TYPES: ReadonlyArray<number> = [10, 11, 12, 13, 14, 15, 16, 17, 19, 21]
+
+const reversal: PaymentError = validationError([issue('transactionType', 'not_one_of', { allowed: PAYMENT_TYPES })])
+
+/**
+ * `receiveTransferByKid` with its events: the 4-tuple `[world, result, deliveries, events]`
+ * it returns, or its 3-tuple (no events) from releases before events were returned.
+ */
+const byKid = (
+  world: World,
+  transfer: Transfer,
+  ctx: EventContext
+): readonly [World, E.Either<PaymentError, { readonly paymentReferenceID: string }>, Deliveries, ReadonlyArray<PaymentEvent>] => {
+  const out: ReadonlyArray<unknown> = receiveTransferByKid(world, transfer, ctx)
+  const events = out[3]
+  return [
+    out[0] as World,
+    out[1] as E.Either<PaymentError, { readonly paymentReferenceID: string }>,
+    out[2] as Deliveries,
+    Array.isArray(events) ? (events as ReadonlyArray<PaymentEvent>) : []
+  ]
+}
+
+/** The keys of the open invoices by KID, as `openInvoicesWithKid` finds them. */
+const openByKid = (world: World): Map<string, string[]> => {
+  const open = new Map<string, string[]>()
+  for (const [k, p] of world.payments) {
+    if (own(p, 'kind') !== 'invoice' || own(p, 'status') !== 'Initiated') continue
+    const kid = own(p, 'kid')
+    if (typeof kid !== 'string') continue
+    const keys = open.get(kid)
+    if (keys === undefined) open.set(kid, [k])
+    else keys.push(k)
+  }
+  return open
+}
+
+interface Row {
+  readonly transactionNumber: number
+  readonly transactionType: number
+  readonly kid: string
+  readonly amount: number
+}
+
+/** The transactions of a transmission in file order, read through own properties only. */
+const rowsOf = (transmission: unknown): Row[] => {
+  const rows: Row[] = []
+  const assignments = own(transmission, 'assignments')
+  if (!Array.isArray(assignments)) return rows
+  for (const a of assignments as unknown[]) {
+    const transactions = own(a, 'transactions')
+    if (!Array.isArray(transactions)) continue
+    for (const t of transactions as unknown[]) {
+      rows.push({
+        transactionNumber: own(t, 'transactionNumber') as number,
+        transactionType: own(t, 'transactionType') as number,
+        kid: own(t, 'kid') as string,
+        amount: own(t, 'amount') as number
+      })
+    }
+  }
+  return rows
+}
+
+/**
+ * Applies a transmission read by {@link parseOcrGiro} (docs/rules.md C13): every transaction, in
+ * file order, through `receiveTransferByKid`, and a report of one row per transaction:
+ * `matched` (with the `paymentReferenceID`), `unmatched` (no open invoice holds the KID: park the
+ * money), `refused` (with the `error`: a KID or amount that is not valid — an amount of 0 or a
+ * credit note's negative one —, a reversal (transaction types 18 and 20), or the invoice refused
+ * it) or `duplicate`. A transmission is applied once, by its data sender and transmission number:
+ * the world remembers it, and the same transmission again changes nothing and reports every row
+ * `duplicate`. A second transfer in one file to an invoice the first one settled finds no open
+ * invoice: `unmatched`. A context that is not valid refuses every row with `InvalidContext`, and
+ * the transmission is not remembered (nothing of it was applied).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { kid } from 'paysplit'
+ * import { emptyWorld, handle, parseOcrGiro, receiveOcrGiro } from 'paysplit/http'
+ * const seller = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
+ * const made = kid.create('2026112100042', 'mod10')
+ * assert.ok(E.isRight(made))
+ * const body = {
+ *   externalPaymentReferenceID: 'invoice-2001', environment: 'test', paymentGateway: 'invoice',
+ *   sellerConnectedAccountID: seller, grossAmount: 10000, currency: 'NOK',
+ *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
+ *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
+ * }
+ * const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
+ * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, kid: made.right })
+ * const pad = (s: string): string => s.padEnd(80, '0')
+ * const file = [
+ *   pad('NY000010000080800170031000102'),
+ *   pad('NY090020001008566000000299991042764'),
+ *   'NY09103000000012111262620101464000000000000010000' + made.right.padStart(25, ' ') + '000000',
+ *   pad('NY091031000000100000000000000000000000000211126000000000000'),
+ *   pad('NY090088000000010000000400000000000010000211126211126211126'),
+ *   pad('NY000089000000010000000600000000000010000211126')
+ * ].join('\n')
+ * const read = parseOcrGiro(file)
+ * assert.ok(E.isRight(read))
+ * const [after, report] = receiveOcrGiro(world, read.right, { at: '2026-11-21T11:00:00.000Z' })
+ * assert.deepStrictEqual(report, [{ transactionNumber: 1, kid: made.right, amount: 10000, outcome: 'matched', paymentReferenceID: id }])
+ * const [again, twice] = receiveOcrGiro(after, read.right, { at: '2026-11-21T12:00:00.000Z' })
+ * assert.strictEqual(again, after)
+ * assert.strictEqual(twice[0]?.outcome, 'duplicate')
+ */
+export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx: EventContext): OcrReceived => {
+  const rows = rowsOf(transmission)
+  const refuseAll = (error: PaymentError): OcrReceived => [
+    world,
+    rows.map((r) => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, outcome: 'refused', error })),
+    [],
+    []
+  ]
+  if (!isWorld(world)) return refuseAll(unreadable)
+  const checked = checkContext(ctx, false)
+  if (E.isLeft(checked)) return refuseAll(checked.left)
+  const dataSender = own(transmission, 'dataSender')
+  const transmissionNumber = own(transmission, 'transmissionNumber')
+  if (typeof dataSender !== 'string' || typeof transmissionNumber !== 'string') {
+    return refuseAll(validationError([issue(typeof dataSender !== 'string' ? 'dataSender' : 'transmissionNumber', 'type', { expected: 'string' })]))
+  }
+  const key = ocrTransmissionKey(dataSender, transmissionNumber)
+  const applied = own(world, 'ocrTransmissions')
+  if (applied instanceof Set && applied.has(key)) {
+    return [world, rows.map((r) => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, outcome: 'duplicate' })), [], []]
+  }
+  const context: EventContext = checked.right.catchAllUrl === undefined ? { at: checked.right.at } : { at: checked.right.at, catchAllUrl: checked.right.catchAllUrl }
+  // Each transfer runs on the slice of the world it can touch — the open invoices holding its KID,
+  // as a service loads it (docs/decisions.md "The world a service loads") — and the changed
+  // payments are written into one new map at the end: linear in the file and the world, where
+  // copying the whole world once per transfer would be quadratic. Same outcome, transfer by transfer.
+  const open = openByKid(world)
+  const changed = new Map<string, Payment>()
+  const report: OcrReportRow[] = []
+  const deliveries: Array<Deliveries[number]> = []
+  const events: PaymentEvent[] = []
+  for (const r of rows) {
+    const head = { transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount }
+    if (!PAYMENT_TYPES.includes(r.transactionType)) {
+      report.push({ ...head, outcome: 'refused', error: reversal })
+      continue
+    }
+    const keys = typeof r.kid === 'string' ? open.get(r.kid) : undefined
+    const payments = new Map<string, Payment>()
+    if (keys !== undefined) for (const k of keys) payments.set(k, changed.get(k) ?? (world.payments.get(k) as Payment))
+    const slice: World = { ...world, payments }
+    const [next, result, sent, happened] = byKid(slice, { kid: r.kid, amount: r.amount }, context)
+    if (next !== slice && keys !== undefined) {
+      for (const k of [...keys]) {
+        const after = next.payments.get(k)
+        if (after === undefined || after === payments.get(k)) continue
+        changed.set(k, after)
+        // an invoice no longer Initiated holds its KID no more
+        if (own(after, 'status') !== 'Initiated') keys.splice(keys.indexOf(k), 1)
+      }
+    }
+    for (const d of sent) deliveries.push(d)
+    for (const e of happened) events.push(e)
+    if (E.isRight(result)) report.push({ ...head, outcome: 'matched', paymentReferenceID: result.right.paymentReferenceID })
+    else if (result.left.code === 'UnmatchedTransfer') report.push({ ...head, outcome: 'unmatched' })
+    else report.push({ ...head, outcome: 'refused', error: result.left })
+  }
+  let payments = world.payments
+  if (changed.size > 0) {
+    const all = new Map(world.payments)
+    for (const [k, p] of changed) all.set(k, p)
+    payments = all
+  }
+  const remembered = new Set<string>(applied instanceof Set ? (applied as Set<string>) : [])
+  remembered.add(key)
+  return [{ ...world, payments, ocrTransmissions: remembered }, report, deliveries, events]
+}
