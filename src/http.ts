@@ -76,7 +76,7 @@ export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from '.
 export type { EventContext, FormOperated, Operated, Transfer } from './http/bank.js'
 
 // bank files: OCR giro
-export { ocrTransmissionKey, parseOcrGiro, receiveOcrGiro } from './http/ocr.js'
+export { ocrTransmissionKey, parseOcrGiro, receiveOcrGiro, receiveOcrTransaction } from './http/ocr.js'
 export type {
   OcrAssignment,
   OcrOutcome,
@@ -84,5 +84,6 @@ export type {
   OcrReportRow,
   OcrRule,
   OcrTransaction,
+  OcrTransactionReceived,
   OcrTransmission
 } from './http/ocr.js'

@@ -334,9 +334,10 @@ const hasItem3 = (type: number | undefined): boolean => type === 20 || type === 
  * assert.ok(E.isRight(read))
  * const t = read.right.assignments[0]?.transactions[0]
  * assert.deepStrictEqual([t?.kid, t?.amount, t?.netsDate], ['0000531', 102000, '1992-01-20'])
- * const broken = parseOcrGiro(file.replace('00000000000102000200192\n', '00000000000102001200192\n'))
+ * // the assignment's end record edited: its total no longer the sum of its amounts
+ * const broken = parseOcrGiro(file.replace('102000200192', '102001200192'))
  * assert.ok(E.isLeft(broken))
- * assert.deepStrictEqual(broken.left.issues?.map((i) => [i.path, i.params?.rule]), [['line.5', 'total-amount'], ['line.6', 'total-amount']])
+ * assert.deepStrictEqual(broken.left.issues?.map((i) => [i.path, i.params?.rule]), [['line.5', 'total-amount']])
  */
 export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmission> => {
   if (typeof text !== 'string') return E.left(validationError([issue('', 'type', { expected: 'string' })]))
@@ -677,6 +678,14 @@ interface Row {
   readonly amount: number
 }
 
+/** What applying a transaction reads of it, through own properties only. */
+const rowOf = (t: unknown): Row => ({
+  transactionNumber: own(t, 'transactionNumber') as number,
+  transactionType: own(t, 'transactionType') as number,
+  kid: own(t, 'kid') as string,
+  amount: own(t, 'amount') as number
+})
+
 /** The transactions of a transmission in file order, read through own properties only. */
 const rowsOf = (transmission: unknown): Row[] => {
   const rows: Row[] = []
@@ -685,16 +694,45 @@ const rowsOf = (transmission: unknown): Row[] => {
   for (const a of assignments as unknown[]) {
     const transactions = own(a, 'transactions')
     if (!Array.isArray(transactions)) continue
-    for (const t of transactions as unknown[]) {
-      rows.push({
-        transactionNumber: own(t, 'transactionNumber') as number,
-        transactionType: own(t, 'transactionType') as number,
-        kid: own(t, 'kid') as string,
-        amount: own(t, 'amount') as number
-      })
-    }
+    for (const t of transactions as unknown[]) rows.push(rowOf(t))
   }
   return rows
+}
+
+/** The outcome of {@link receiveOcrTransaction}: the new world, the report row, the webhooks, the events. */
+export type OcrTransactionReceived = readonly [world: World, row: OcrReportRow, deliveries: Deliveries, events: ReadonlyArray<PaymentEvent>]
+
+/**
+ * Applies one transaction of an OCR giro file (docs/rules.md C13) as {@link receiveOcrGiro} applies
+ * each: a reversal (transaction types 18 and 20) is `refused` and changes nothing; any other goes
+ * through `receiveTransferByKid` — `matched`, `unmatched` (no open invoice holds the KID) or
+ * `refused` (with its error). For a service that writes each transfer on its own rows; the
+ * transmission's once-only rule is {@link receiveOcrGiro}'s (or the service's own table).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { emptyWorld, receiveOcrTransaction } from 'paysplit/http'
+ * const [world, row] = receiveOcrTransaction(emptyWorld, { transactionNumber: 1, transactionType: 10, kid: '12345674', amount: 500 }, { at: '2026-11-21T10:00:00.000Z' })
+ * assert.deepStrictEqual(row, { transactionNumber: 1, kid: '12345674', amount: 500, outcome: 'unmatched' })
+ * assert.strictEqual(world, emptyWorld)
+ * const [, reversal] = receiveOcrTransaction(emptyWorld, { transactionNumber: 2, transactionType: 18, kid: '12345674', amount: 500 }, { at: '2026-11-21T10:00:00.000Z' })
+ * assert.strictEqual(reversal.outcome, 'refused')
+ */
+export const receiveOcrTransaction = (
+  world: World,
+  transaction: Pick<OcrTransaction, 'transactionNumber' | 'transactionType' | 'kid' | 'amount'>,
+  ctx: EventContext
+): OcrTransactionReceived => {
+  const r = rowOf(transaction)
+  const head = { transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount }
+  if (!PAYMENT_TYPES.includes(r.transactionType)) return [world, { ...head, outcome: 'refused', error: reversal }, [], []]
+  const [next, result, sent, happened] = byKid(world, { kid: r.kid, amount: r.amount }, ctx)
+  const row: OcrReportRow = E.isRight(result)
+    ? { ...head, outcome: 'matched', paymentReferenceID: result.right.paymentReferenceID }
+    : result.left.code === 'UnmatchedTransfer'
+      ? { ...head, outcome: 'unmatched' }
+      : { ...head, outcome: 'refused', error: result.left }
+  return [next, row, sent, happened]
 }
 
 /**
@@ -774,16 +812,11 @@ export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx:
   const deliveries: Array<Deliveries[number]> = []
   const events: PaymentEvent[] = []
   for (const r of rows) {
-    const head = { transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount }
-    if (!PAYMENT_TYPES.includes(r.transactionType)) {
-      report.push({ ...head, outcome: 'refused', error: reversal })
-      continue
-    }
     const keys = typeof r.kid === 'string' ? open.get(r.kid) : undefined
     const payments = new Map<string, Payment>()
     if (keys !== undefined) for (const k of keys) payments.set(k, changed.get(k) ?? (world.payments.get(k) as Payment))
     const slice: World = { ...world, payments }
-    const [next, result, sent, happened] = byKid(slice, { kid: r.kid, amount: r.amount }, context)
+    const [next, row, sent, happened] = receiveOcrTransaction(slice, r, context)
     if (next !== slice && keys !== undefined) {
       for (const k of [...keys]) {
         const after = next.payments.get(k)
@@ -793,11 +826,9 @@ export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx:
         if (own(after, 'status') !== 'Initiated') keys.splice(keys.indexOf(k), 1)
       }
     }
+    report.push(row)
     for (const d of sent) deliveries.push(d)
     for (const e of happened) events.push(e)
-    if (E.isRight(result)) report.push({ ...head, outcome: 'matched', paymentReferenceID: result.right.paymentReferenceID })
-    else if (result.left.code === 'UnmatchedTransfer') report.push({ ...head, outcome: 'unmatched' })
-    else report.push({ ...head, outcome: 'refused', error: result.left })
   }
   let payments = world.payments
   if (changed.size > 0) {
