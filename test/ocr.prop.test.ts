@@ -158,11 +158,10 @@ const oneByOne = (world: World, t: OcrTransmission): [World, Array<string>, Deli
         outcomes.push('refused')
         continue
       }
-      const out: ReadonlyArray<unknown> = receiveTransferByKid(w, { kid: x.kid, amount: x.amount }, { at: atOf(50), catchAllUrl: CATCH_ALL })
-      const [next, result, sent] = out as [World, E.Either<{ code: string }, { paymentReferenceID: string }>, Deliveries]
+      const [next, result, sent, happened] = receiveTransferByKid(w, { kid: x.kid, amount: x.amount }, { at: atOf(50), catchAllUrl: CATCH_ALL })
       w = next
       deliveries.push(...sent)
-      if (Array.isArray(out[3])) events.push(...(out[3] as PaymentEvent[]))
+      events.push(...happened)
       outcomes.push(E.isRight(result) ? `matched ${result.right.paymentReferenceID}` : result.left.code === 'UnmatchedTransfer' ? 'unmatched' : 'refused')
     }
   }

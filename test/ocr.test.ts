@@ -269,7 +269,7 @@ describe('C13: receiveOcrGiro', () => {
         ])
       )
     )
-    const [world, report, deliveries] = receiveOcrGiro(s.world, t, { at: atOf(100), catchAllUrl: CATCH_ALL })
+    const [world, report, deliveries, events] = receiveOcrGiro(s.world, t, { at: atOf(100), catchAllUrl: CATCH_ALL })
     expect(report.map((r) => [r.transactionNumber, r.outcome, r.outcome === 'matched' ? r.paymentReferenceID : r.outcome === 'refused' ? r.error.issues?.[0]?.path : undefined])).toStrictEqual([
       [1, 'matched', ids[0]],
       [2, 'unmatched', undefined],
@@ -288,6 +288,8 @@ describe('C13: receiveOcrGiro', () => {
     }
     expect([paid(ids[0]!), paid(ids[1]!)]).toStrictEqual([['Charged', 10000], ['Charged', 10000]])
     expect(deliveries.map((d) => d.eventType)).toStrictEqual(['Charged', 'Charged'])
+    // the events of the three transfers applied, in file order
+    expect(events.map((e) => e.type)).toStrictEqual(['InvoiceTransferReceived', 'PaymentCharged', 'InvoiceTransferReceived', 'InvoiceTransferReceived', 'PaymentCharged'])
   })
 
   it('a transmission applies once: again, it changes nothing and reports every row duplicate; another number applies', () => {

@@ -11,7 +11,7 @@ import { issue, MAX_ISSUES, paymentError, validationError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
 import { own } from './own.js'
-import { receiveTransferByKid, type EventContext, type Transfer } from './bank.js'
+import { receiveTransferByKid, type EventContext } from './bank.js'
 import { checkContext, isWorld, unreadable, type Deliveries, type World } from './world.js'
 
 // -------------------------------------------------------------------------------------
@@ -638,25 +638,6 @@ const PAYMENT_TYPES: ReadonlyArray<number> = [10, 11, 12, 13, 14, 15, 16, 17, 19
 
 const reversal: PaymentError = validationError([issue('transactionType', 'not_one_of', { allowed: PAYMENT_TYPES })])
 
-/**
- * `receiveTransferByKid` with its events: the 4-tuple `[world, result, deliveries, events]`
- * it returns, or its 3-tuple (no events) from releases before events were returned.
- */
-const byKid = (
-  world: World,
-  transfer: Transfer,
-  ctx: EventContext
-): readonly [World, E.Either<PaymentError, { readonly paymentReferenceID: string }>, Deliveries, ReadonlyArray<PaymentEvent>] => {
-  const out: ReadonlyArray<unknown> = receiveTransferByKid(world, transfer, ctx)
-  const events = out[3]
-  return [
-    out[0] as World,
-    out[1] as E.Either<PaymentError, { readonly paymentReferenceID: string }>,
-    out[2] as Deliveries,
-    Array.isArray(events) ? (events as ReadonlyArray<PaymentEvent>) : []
-  ]
-}
-
 /** The keys of the open invoices by KID, as `openInvoicesWithKid` finds them. */
 const openByKid = (world: World): Map<string, string[]> => {
   const open = new Map<string, string[]>()
@@ -726,7 +707,7 @@ export const receiveOcrTransaction = (
   const r = rowOf(transaction)
   const head = { transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount }
   if (!PAYMENT_TYPES.includes(r.transactionType)) return [world, { ...head, outcome: 'refused', error: reversal }, [], []]
-  const [next, result, sent, happened] = byKid(world, { kid: r.kid, amount: r.amount }, ctx)
+  const [next, result, sent, happened] = receiveTransferByKid(world, { kid: r.kid, amount: r.amount }, ctx)
   const row: OcrReportRow = E.isRight(result)
     ? { ...head, outcome: 'matched', paymentReferenceID: result.right.paymentReferenceID }
     : result.left.code === 'UnmatchedTransfer'
