@@ -1,5 +1,5 @@
 /**
- * OCR giro files of 10,000 transactions (docs/rules.md C13), measured as ratios to baselines run
+ * OCR giro files of 10,000 transactions (docs/rules.md C14), measured as ratios to baselines run
  * in the same process, side by side (the machines are shared; absolute times move, ratios hold):
  *
  * - parsing (`parseOcrGiro`) against reading the file's lines (`text.split('\n')` and a look at

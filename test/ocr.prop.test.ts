@@ -1,5 +1,5 @@
 /**
- * C13, as properties over the kit's arbitrary of valid OCR giro files: every file reads as its
+ * C14, as properties over the kit's arbitrary of valid OCR giro files: every file reads as its
  * transmission; one character edited is refused or changes exactly the field it touches; a file
  * applied is its transfers applied one by one through receiveTransferByKid; a file twice applies once.
  */
@@ -77,8 +77,8 @@ const changedFields = (a: unknown, b: unknown): string[] => {
 
 const CHARS = ['0', '1', '5', '9', ' ', '-', 'A', 'z', '\n', '\r', '\t', 'Ø']
 
-describe('C13: parseOcrGiro over the kit\'s files', () => {
-  it('C13 every valid file reads as its transmission (\\n or \\r\\n, with or without a final line end)', () => {
+describe('C14: parseOcrGiro over the kit\'s files', () => {
+  it('C14 every valid file reads as its transmission (\\n or \\r\\n, with or without a final line end)', () => {
     fc.assert(
       fc.property(ocrGiroFileArb({ amount: fc.integer({ min: -1_000_000, max: 1_000_000_000 }).filter((n) => n !== 0) }), ({ text, transmission }) => {
         const read = parseOcrGiro(text)
@@ -87,7 +87,7 @@ describe('C13: parseOcrGiro over the kit\'s files', () => {
     )
   })
 
-  it('C13 one character of a valid file edited: refused, or exactly the field it touches changed', () => {
+  it('C14 one character of a valid file edited: refused, or exactly the field it touches changed', () => {
     fc.assert(
       fc.property(
         ocrGiroFileArb({ maxAssignments: 2, maxTransactions: 4 }),
@@ -170,10 +170,10 @@ const oneByOne = (world: World, t: OcrTransmission): [World, Array<string>, Deli
 
 const outcomeOf = (r: OcrReportRow): string => (r.outcome === 'matched' ? `matched ${r.paymentReferenceID}` : r.outcome)
 
-describe('C13: receiveOcrGiro over the kit\'s files', () => {
+describe('C14: receiveOcrGiro over the kit\'s files', () => {
   const base = worldWith(INVOICES)
 
-  it('C13 a file of random transfers applied = the same transfers applied one by one through receiveTransferByKid', () => {
+  it('C14 a file of random transfers applied = the same transfers applied one by one through receiveTransferByKid', () => {
     fc.assert(
       fc.property(filesOfTransfers, ({ text }) => {
         const read = parseOcrGiro(text)
@@ -192,7 +192,7 @@ describe('C13: receiveOcrGiro over the kit\'s files', () => {
     )
   })
 
-  it('C13 the same file twice applies once: the world as after the first, every row duplicate, nothing sent', () => {
+  it('C14 the same file twice applies once: the world as after the first, every row duplicate, nothing sent', () => {
     fc.assert(
       fc.property(filesOfTransfers, ({ text }) => {
         const first = parseOcrGiro(text)

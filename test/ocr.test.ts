@@ -1,5 +1,5 @@
 /**
- * C13: OCR giro files. parseOcrGiro reads the specification's sample files and refuses a broken
+ * C14: OCR giro files. parseOcrGiro reads the specification's sample files and refuses a broken
  * file whole, naming the line and the rule; receiveOcrGiro applies a transmission once, a report
  * row per transaction in file order.
  */
@@ -35,7 +35,7 @@ const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '
 const join = (ls: ReadonlyArray<string>): string => ls.join('\n') + '\n'
 const edit = (line: string, at: number, s: string): string => line.slice(0, at) + s + line.slice(at + s.length)
 
-describe('C13: parseOcrGiro reads the specification\'s sample files', () => {
+describe('C14: parseOcrGiro reads the specification\'s sample files', () => {
   it('the sample of the OCR giro system manual: one assignment of 20 transactions, 51,449.00 NOK', () => {
     const t = read(SPEC)
     expect([t.transmissionNumber, t.dataSender, t.dataRecipient, t.netsDate]).toStrictEqual(['0170031', '00008080', '00010200', '1992-01-20'])
@@ -90,7 +90,7 @@ describe('C13: parseOcrGiro reads the specification\'s sample files', () => {
   })
 })
 
-describe('C13: line ends, blank lines, empty files', () => {
+describe('C14: line ends, blank lines, empty files', () => {
   it('\\r\\n reads as \\n; a final line end is optional', () => {
     expect(read(SPEC.replaceAll('\n', '\r\n'))).toStrictEqual(read(SPEC))
     expect(read(SPEC.slice(0, -1))).toStrictEqual(read(SPEC))
@@ -108,7 +108,7 @@ describe('C13: line ends, blank lines, empty files', () => {
   })
 })
 
-describe('C13: a truncated or edited file is refused with the line and the rule', () => {
+describe('C14: a truncated or edited file is refused with the line and the rule', () => {
   const ls = lines(SPEC)
 
   it('truncated: without its transmission end record, or cut in the middle of a transaction', () => {
@@ -250,7 +250,7 @@ const withInvoices = (n: number): { s: Session; ids: string[] } => {
   return { s, ids }
 }
 
-describe('C13: receiveOcrGiro', () => {
+describe('C14: receiveOcrGiro', () => {
   it('a report row per transaction, in file order: matched, unmatched, refused (zero, credit note, reversal, bad KID), and a second transfer to a settled invoice unmatched', () => {
     const { s, ids } = withInvoices(2)
     // a file read from text, as a bank sends it

@@ -1,5 +1,5 @@
 /**
- * Bank files (docs/rules.md C13): Nets' OCR giro files, read purely and checked whole, and the
+ * Bank files (docs/rules.md C14): Nets' OCR giro files, read purely and checked whole, and the
  * transmission they hold applied to the world transfer by transfer through `receiveTransferByKid`,
  * once per transmission.
  *
@@ -78,7 +78,7 @@ export interface OcrTransmission {
   readonly assignments: ReadonlyArray<OcrAssignment>
 }
 
-/** What happened to one transaction of a transmission (docs/rules.md C13). */
+/** What happened to one transaction of a transmission (docs/rules.md C14). */
 export type OcrOutcome =
   | { readonly outcome: 'matched'; readonly paymentReferenceID: string }
   | { readonly outcome: 'unmatched' }
@@ -102,7 +102,7 @@ export type OcrReceived = readonly [
 
 /**
  * The rules an OCR giro file is checked by, each named in `params.rule` of the issue that
- * reports it (docs/rules.md C13).
+ * reports it (docs/rules.md C14).
  */
 export type OcrRule =
   | 'empty'
@@ -308,7 +308,7 @@ type State = 'start' | 'transmission' | 'assignment' | 'item1' | 'item2' | 'done
 const hasItem3 = (type: number | undefined): boolean => type === 20 || type === 21
 
 /**
- * Reads an OCR giro file (Nets' format of KID payments, docs/rules.md C13) and checks it whole:
+ * Reads an OCR giro file (Nets' format of KID payments, docs/rules.md C14) and checks it whole:
  * every line 80 characters, every record type, field and filler the format defines, the order
  * of the records (transmission start, assignments of transactions of amount items 1, 2 and — for
  * types 20 and 21 — 3, transmission end), and the counts, totals and dates of the end records. A
@@ -623,7 +623,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
 // -------------------------------------------------------------------------------------
 
 /**
- * The key a transmission is applied once under (docs/rules.md C13): its data sender and
+ * The key a transmission is applied once under (docs/rules.md C14): its data sender and
  * transmission number. A world remembers the keys of the transmissions applied.
  *
  * @example
@@ -684,7 +684,7 @@ const rowsOf = (transmission: unknown): Row[] => {
 export type OcrTransactionReceived = readonly [world: World, row: OcrReportRow, deliveries: Deliveries, events: ReadonlyArray<PaymentEvent>]
 
 /**
- * Applies one transaction of an OCR giro file (docs/rules.md C13) as {@link receiveOcrGiro} applies
+ * Applies one transaction of an OCR giro file (docs/rules.md C14) as {@link receiveOcrGiro} applies
  * each: a reversal (transaction types 18 and 20) is `refused` and changes nothing; any other goes
  * through `receiveTransferByKid` — `matched`, `unmatched` (no open invoice holds the KID) or
  * `refused` (with its error). For a service that writes each transfer on its own rows; the
@@ -717,7 +717,7 @@ export const receiveOcrTransaction = (
 }
 
 /**
- * Applies a transmission read by {@link parseOcrGiro} (docs/rules.md C13): every transaction, in
+ * Applies a transmission read by {@link parseOcrGiro} (docs/rules.md C14): every transaction, in
  * file order, through `receiveTransferByKid`, and a report of one row per transaction:
  * `matched` (with the `paymentReferenceID`), `unmatched` (no open invoice holds the KID: park the
  * money), `refused` (with the `error`: a KID or amount that is not valid — an amount of 0 or a

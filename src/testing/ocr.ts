@@ -1,5 +1,5 @@
 /**
- * OCR giro files for property tests (docs/rules.md C13): a writer of a transmission as Nets
+ * OCR giro files for property tests (docs/rules.md C14): a writer of a transmission as Nets
  * writes it, and an arbitrary of valid files with the transmission `parseOcrGiro` must read from
  * each. Pure: the only randomness is fast-check's.
  *
@@ -105,9 +105,9 @@ export interface OcrGiroFileOptions {
   readonly amount?: fc.Arbitrary<number>
   /** The transaction types (default: every type, 10–21). */
   readonly transactionTypes?: ReadonlyArray<number>
-  /** At most this many assignments (default 3, at least 1). */
+  /** At most this many assignments (default 3; at least 1, at most 1000). */
   readonly maxAssignments?: number
-  /** At most this many transactions per assignment (default 10). */
+  /** At most this many transactions per assignment (default 10; at most 1000). */
   readonly maxTransactions?: number
 }
 
@@ -139,7 +139,7 @@ const freeTextArb: fc.Arbitrary<string> = fc
 type Draft = Omit<OcrTransaction, 'transactionNumber' | 'line'> & { readonly step: number }
 
 /**
- * Valid OCR giro files (docs/rules.md C13): one transmission of 1 to `maxAssignments`
+ * Valid OCR giro files (docs/rules.md C14): one transmission of 1 to `maxAssignments`
  * assignments of 0 to `maxTransactions` transactions, every type (items 3 for types 20 and 21),
  * blank-padded KIDs, credit notes when `amount` gives negative amounts, `\n` or `\r\n` line
  * ends, with or without a final line end; each with the transmission `parseOcrGiro` must read.
@@ -157,7 +157,12 @@ type Draft = Omit<OcrTransaction, 'transactionNumber' | 'line'> & { readonly ste
  * }), { numRuns: 20 })
  */
 export const ocrGiroFileArb = (options: OcrGiroFileOptions = {}): fc.Arbitrary<OcrGiroFile> => {
-  const types = options.transactionTypes ?? [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]
+  // options that make no sense fall back to the defaults: the kit's helpers never throw
+  const given: number[] = Array.isArray(options.transactionTypes) ? (options.transactionTypes as ReadonlyArray<number>).filter((t) => Number.isInteger(t) && t >= 10 && t <= 21) : []
+  const types = given.length > 0 ? given : [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]
+  const count = (v: unknown, fallback: number, min: number): number => (typeof v === 'number' && Number.isSafeInteger(v) && v >= min ? Math.min(v, 1000) : fallback)
+  const maxTransactions = count(options.maxTransactions, 10, 0)
+  const maxAssignments = count(options.maxAssignments, 3, 1)
   const draftArb: fc.Arbitrary<Draft> = fc
     .record({
       step: fc.integer({ min: 1, max: 3 }),
@@ -193,7 +198,7 @@ export const ocrGiroFileArb = (options: OcrGiroFileOptions = {}): fc.Arbitrary<O
     agreementId: digits(9),
     account: digits(11),
     netsDate: dateArb,
-    drafts: fc.array(draftArb, { maxLength: options.maxTransactions ?? 10 })
+    drafts: fc.array(draftArb, { maxLength: maxTransactions })
   })
   return fc
     .record({
@@ -201,7 +206,7 @@ export const ocrGiroFileArb = (options: OcrGiroFileOptions = {}): fc.Arbitrary<O
       dataSender: fc.oneof({ weight: 3, arbitrary: fc.constant('00008080') }, { weight: 1, arbitrary: digits(8) }),
       dataRecipient: digits(8),
       netsDate: dateArb,
-      assignments: fc.array(assignmentArb, { minLength: 1, maxLength: Math.max(1, options.maxAssignments ?? 3) }),
+      assignments: fc.array(assignmentArb, { minLength: 1, maxLength: maxAssignments }),
       lineEnd: fc.constantFrom('\n' as const, '\r\n' as const),
       finalLineEnd: fc.boolean()
     })
