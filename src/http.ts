@@ -76,14 +76,7 @@ export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from '.
 export type { EventContext, FormOperated, Operated, Transfer } from './http/bank.js'
 
 // bank files: OCR giro
-export { ocrTransmissionKey, parseOcrGiro, receiveOcrGiro, receiveOcrTransaction } from './http/ocr.js'
-export type {
-  OcrAssignment,
-  OcrOutcome,
-  OcrReceived,
-  OcrReportRow,
-  OcrRule,
-  OcrTransaction,
-  OcrTransactionReceived,
-  OcrTransmission
-} from './http/ocr.js'
+export { parseOcrGiro } from './http/ocr.js'
+export type { OcrAssignment, OcrRule, OcrTransaction, OcrTransmission } from './http/ocr.js'
+export { ocrTransmissionKey, receiveOcrGiro, receiveOcrTransaction } from './http/ocrReceive.js'
+export type { OcrOutcome, OcrReceived, OcrReportRow, OcrTransactionReceived } from './http/ocrReceive.js'
