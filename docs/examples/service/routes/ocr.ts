@@ -29,6 +29,9 @@ interface Applied {
   readonly deliveries: number
 }
 
+/** Rows of `unmatched_transfers` written per statement (7 parameters each, under PostgreSQL's 65,535). */
+const PARK_BATCH = 1000
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Open invoices by KID: the keys of the payments loaded that are `Initiated` invoices. */
@@ -67,6 +70,7 @@ const apply = async (deps: Deps, transactions: ReadonlyArray<OcrTransaction>, he
     const at = deps.now()
     const catchAll = deps.config.catchAllUrl !== undefined ? { catchAllUrl: deps.config.catchAllUrl } : {}
     const report: AnsweredRow[] = []
+    const parked: Array<ReadonlyArray<unknown>> = []
     let deliveries = 0
     for (const t of transactions) {
       // each transfer on the invoices holding its KID (a slice of the slice), written on its own
@@ -88,13 +92,18 @@ const apply = async (deps: Deps, transactions: ReadonlyArray<OcrTransaction>, he
       }
       if (row.outcome === 'unmatched') {
         const id = randomUUID()
-        await tx.query(
-          `INSERT INTO unmatched_transfers (id, kid, amount, request_id, ocr_data_sender, ocr_transmission_number, ocr_transaction_number)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [id, t.kid, t.amount, requestId, head.dataSender, head.transmissionNumber, t.transactionNumber]
-        )
+        parked.push([id, t.kid, t.amount, requestId, head.dataSender, head.transmissionNumber, t.transactionNumber])
         report.push({ ...row, unmatchedTransferID: id })
       } else report.push(row)
+    }
+    // the parked transfers, a thousand rows a statement
+    for (let i = 0; i < parked.length; i += PARK_BATCH) {
+      const batch = parked.slice(i, i + PARK_BATCH)
+      const values = batch.map((_, r) => `(${[1, 2, 3, 4, 5, 6, 7].map((c) => `$${String(r * 7 + c)}`).join(',')})`).join(',')
+      await tx.query(
+        `INSERT INTO unmatched_transfers (id, kid, amount, request_id, ocr_data_sender, ocr_transmission_number, ocr_transaction_number) VALUES ${values}`,
+        batch.flat()
+      )
     }
     await tx.query('UPDATE ocr_transmissions SET report = $3 WHERE data_sender = $1 AND transmission_number = $2', [
       head.dataSender,
