@@ -182,6 +182,20 @@ describe('POST /bank/ocr: a file applied once, a report row per transaction', ()
     expect((await ocr('{"kid":"12345674","amount":100}')).body.error.issues[0]).toMatchObject({ path: 'line.1', params: { rule: 'line-length' } })
   })
 
+  it('a file in ISO 8859-1, as Nets writes it: a Latin-1 letter of a free text read as U+FFFD, the file applied', async () => {
+    const lines = file('0000105', [{ kid: '12345674', amount: 700, type: 21 }]).split('\n')
+    // amount item 3's free text, with an Ø in Latin-1 (one byte, 0xD8)
+    const text = lines.map((l) => (l.slice(6, 8) === '32' ? l.slice(0, 15) + 'Bod\u00d8' + l.slice(19) : l)).join('\n')
+    const res = await fetch(`${base}/bank/ocr`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${devBankKey}`, 'content-type': 'text/plain; charset=iso-8859-1' },
+      body: Buffer.from(text, 'latin1')
+    })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { duplicate: boolean; report: Array<{ outcome: string }> }
+    expect([body.duplicate, body.report.map((r) => r.outcome)]).toStrictEqual([false, ['unmatched']])
+  })
+
   it('the bank key only; POST only; a file past OCR_MAX_BYTES → 413', async () => {
     const text = file('0000104', [{ kid: '12345674', amount: 1 }])
     expect((await ocr(text, { key: null })).status).toBe(401)
