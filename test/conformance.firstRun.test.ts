@@ -7,19 +7,16 @@
  * check skipped with a note; `--junit`; and the docs' first commands run as written against the
  * reference service (docs/examples/service on PGlite).
  *
- * The small services here are `handle` of paysplit/http behind node:http on 127.0.0.1, with a
- * form and a bank route of their own and, for some tests, one planted bug.
+ * The small services here (test/cli.fixtures.ts) are `handle` of paysplit/http behind node:http
+ * on 127.0.0.1, with a form and a bank route of their own and, for some tests, one planted bug.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli, type CliIO } from '../src/cli/paysplitCheck.js'
-import { completeForm, emptyWorld, handle, receiveTransferByKid, type World } from '../src/http.js'
-import { kid as kids } from '../src/index.js'
 import { devApiKey } from '../docs/examples/service/config.js'
+import { shellWords, tiny, type Response } from './cli.fixtures.js'
 import { startService, testDb } from './reference-service.fixtures.js'
 
 const scratch = mkdtempSync(join(tmpdir(), 'paysplit-first-run-'))
@@ -38,94 +35,8 @@ const cli = async (args: ReadonlyArray<string>, tick = 1000): Promise<{ code: nu
   return { code, out, err }
 }
 
-type Response = { status: number; body?: unknown; headers?: Record<string, string> }
-
-interface Tiny {
-  readonly base: string
-  readonly close: () => Promise<void>
-}
-
-const read = (req: NodeJS.ReadableStream): Promise<string> =>
-  new Promise((resolve) => {
-    let text = ''
-    req.on('data', (c: Buffer) => (text += c.toString('utf8')))
-    req.on('end', () => resolve(text))
-  })
-
-/**
- * `handle` on 127.0.0.1 with a form (`POST /test/form/{id}/complete`), a bank
- * (`POST /test/bank` `{ kid, amount }`) and a form that wants a token (`POST /locked/{id}/complete`
- * answers 403). `plant` may change an answer of the API.
- */
-const tiny = async (plant?: (method: string, path: string, response: Response) => Response): Promise<Tiny> => {
-  let world: World = emptyWorld
-  let n = 0
-  const server: Server = createServer((req, res) => {
-    void read(req).then((text) => {
-      n += 1
-      const at = new Date(Date.UTC(2026, 10, 21, 10, 0, 0) + n * 1000).toISOString()
-      const method = req.method ?? 'GET'
-      const path = req.url ?? '/'
-      const send = (r: Response): void => {
-        res.writeHead(r.status, { 'content-type': 'application/json', ...(r.headers ?? {}) }).end(r.body === undefined ? '' : JSON.stringify(r.body))
-      }
-      const form = /^\/test\/form\/([^/]+)\/complete$/.exec(path)
-      if (method === 'POST' && form !== null) {
-        ;[world] = completeForm(world, decodeURIComponent(form[1] ?? ''), { at })
-        send({ status: 204 })
-        return
-      }
-      if (method === 'POST' && /^\/locked\//.test(path)) {
-        send({ status: 403, body: { error: 'a form token is needed' } })
-        return
-      }
-      const body: unknown = text === '' ? undefined : JSON.parse(text)
-      if (method === 'POST' && path === '/test/bank') {
-        ;[world] = receiveTransferByKid(world, body as { kid: string; amount: number }, { at })
-        send({ status: 200, body: {} })
-        return
-      }
-      const made = kids.create(String(1000 + n), 'mod10')
-      const id = `6f1c3c52-3f51-4b8e-9a8e-${String(n).padStart(12, '0')}`
-      const [next, response] = handle(world, { method, path, ...(body === undefined ? {} : { body }) }, { at, paymentReferenceID: id, kid: made._tag === 'Right' ? made.right : '' })
-      world = next
-      const r: Response = { status: response.status, body: response.body, ...(response.headers !== undefined ? { headers: response.headers } : {}) }
-      send(plant === undefined ? r : plant(method, path, r))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    base: `http://127.0.0.1:${String(port)}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      })
-  }
-}
-
 /** The planted bug: a refused charge answers 400 instead of 409. */
 const chargeAnswers400 = (method: string, path: string, r: Response): Response => (method === 'POST' && path.endsWith('/charge') && r.status === 409 ? { ...r, status: 400 } : r)
-
-/** A command line split as a POSIX shell splits it (single and double quotes, `$NAME` from `env`). */
-const shellWords = (line: string, env: Record<string, string> = {}): string[] => {
-  const words: string[] = []
-  const re = /'([^']*)'|"([^"]*)"|(\S+)/g
-  let current = ''
-  let last = -1
-  for (let m = re.exec(line); m !== null; m = re.exec(line)) {
-    const piece = (m[1] ?? m[2] ?? m[3] ?? '').replace(/\$([A-Z_]+)/g, (_, name: string) => (m[1] === undefined ? (env[name] ?? '') : `$${name}`))
-    if (m.index === last) current += piece
-    else {
-      if (last >= 0) words.push(current)
-      current = piece
-    }
-    last = m.index + m[0].length
-  }
-  if (last >= 0) words.push(current)
-  return words
-}
 
 /** The replay line a report printed, as arguments after `npx paysplit-check`. */
 const replayOf = (out: string): string[] => {
@@ -309,8 +220,8 @@ describe('the docs\u2019 commands, as written, against the reference service', (
   })
 
   it('each command passes against the reference service with its development keys; the second covers the whole life', async () => {
-    const { db, close } = await testDb()
-    const { service, base } = await startService(db)
+    const database = await testDb()
+    const { service, base } = await startService(database.db)
     try {
       const outs: string[] = []
       for (const command of commands) {
@@ -330,7 +241,7 @@ describe('the docs\u2019 commands, as written, against the reference service', (
       expect(devApiKey).toBe('dev-api-key')
     } finally {
       await service.close()
-      await close().catch(() => undefined)
+      await database.close().catch(() => undefined)
     }
   }, 120_000)
 })
