@@ -25,7 +25,7 @@ const doc = openApiDocument() as Doc
 
 // ajv reads the patch entry's discriminator (it picks the branch by updateType and reports that
 // branch's errors only, as the codec does), but not its `mapping`: it is left out of ajv's copy.
-const forAjv = structuredClone(doc) as Doc
+const forAjv = structuredClone<Doc>(doc)
 delete (forAjv.components.schemas['PatchEntry'] as { discriminator: { mapping?: unknown } }).discriminator.mapping
 const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true })
 addFormats(ajv)
