@@ -23,16 +23,22 @@ const read = (req: NodeJS.ReadableStream): Promise<string> =>
   })
 
 /**
- * `handle` on 127.0.0.1 with a form (`POST /test/form/{id}/complete`), a bank
+ * `handle` on 127.0.0.1 (gone after `dieAfter` requests) with a form (`POST /test/form/{id}/complete`), a bank
  * (`POST /test/bank` `{ kid, amount }`) and a form that wants a token (`POST /locked/{id}/complete`
  * answers 403). `plant` may change an answer of the API.
  */
-export const tiny = async (plant?: (method: string, path: string, response: Response) => Response): Promise<Tiny> => {
+export const tiny = async (plant?: (method: string, path: string, response: Response) => Response, dieAfter = Infinity): Promise<Tiny> => {
   let world: World = emptyWorld
   let n = 0
   const server: Server = createServer((req, res) => {
     void read(req).then((text) => {
       n += 1
+      // gone, as a crashed service is: the connection cut without an answer, and no new ones
+      if (n > dieAfter) {
+        server.close()
+        req.socket.destroy()
+        return
+      }
       const at = new Date(Date.UTC(2026, 10, 21, 10, 0, 0) + n * 1000).toISOString()
       const method = req.method ?? 'GET'
       const path = req.url ?? '/'

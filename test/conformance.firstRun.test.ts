@@ -97,6 +97,18 @@ describe('a service that cannot be reached', () => {
     expect(run.err).toBe(`cannot reach ${base} (ECONNREFUSED)\n`)
     expect(run.out).toBe('')
   })
+
+  it('a service that goes away during the run: "cannot reach <url> … during the run", exit 2, no replay line', async () => {
+    const svc = await tiny(undefined, 40)
+    try {
+      const run = await cli([svc.base, '--runs', '50', '--seed', '1'])
+      expect(run.code).toBe(2)
+      expect(run.err).toMatch(new RegExp(`cannot reach ${svc.base.replaceAll('.', '\\.')} \\([^)]+\\) during the run\n$`))
+      expect(run.out).toBe('')
+    } finally {
+      await svc.close()
+    }
+  })
 })
 
 describe('shrinking: a time budget and progress', () => {
