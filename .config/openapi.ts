@@ -497,6 +497,14 @@ const responseSchemas = (): Record<string, Schema> => ({
     success: { type: 'boolean' },
     error: { type: ['string', 'null'] }
   }),
+  MessageOrErrorResponse: {
+    description: 'A 409 of cancel or full refund: their own body when the payment forbids it, the common error body for a repeated idempotency key.',
+    oneOf: [ref('MessageResponse'), ref('ErrorResponse')]
+  },
+  ChargeOrErrorResponse: {
+    description: 'A 409 of charge: its own body when the payment forbids it, the common error body for a repeated idempotency key.',
+    oneOf: [ref('ChargeResponse'), ref('ErrorResponse')]
+  },
   PartialRefundResponse: exact('Body of a successful partial refund.', {
     splitList: { ...arrayOf(ref('MoneySplitRecord')), description: 'The splits that remain, with their new amounts.' },
     refundedSplit: arrayOf(ref('RefundedSplit')),
@@ -684,10 +692,13 @@ const actionRoute = (
       summary,
       responses: {
         '200': json(ref(body), success),
-        '400': json(ref(body), `\`ValidationFailed\`: the \`idempotency-key\` header is not 1–255 printable ASCII characters.`),
+        '400': json(ref('ErrorResponse'), `\`ValidationFailed\`: the \`idempotency-key\` header is not 1–255 printable ASCII characters.`),
         '401': UNAUTHORIZED,
         '404': notFound(body),
-        '409': json(ref(body), `The payment's kind or status forbids it: ${listCodes(guardCodes(command, 409))}; or ${IDEMPOTENCY_409}.`),
+        '409': json(
+          ref(`${body.replace(/Response$/, '')}OrErrorResponse`),
+          `The payment's kind or status forbids it (this route's body): ${listCodes(guardCodes(command, 409))}; or (the common error body) ${IDEMPOTENCY_409}.`
+        ),
         '413': json(ref(body), TOO_LARGE),
         '500': serviceFault(body)
       }
