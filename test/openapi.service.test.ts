@@ -6,13 +6,14 @@
  * key, a body over the limit, another method, an unknown path, the bank's matched, parked and
  * refused transfers — and each answer's status is documented for its route and its body passes
  * the documented schema (ajv). The 404 of an unknown path and the 405 of another method are
- * checked against the responses the document describes once.
+ * checked against the responses the document describes once. The webhooks it sent on the way
+ * (to its catch-all url) are each the document's `WebhookPayload`.
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serviceDocument } from '../.config/openapi.js'
-import { call, startService, testDb, type Reply, type Running, type TestDb } from './reference-service.fixtures.js'
+import { call, eventually, outboxSettled, Receiver, startService, testDb, type Reply, type Running, type TestDb } from './reference-service.fixtures.js'
 
 type Doc = { paths: Record<string, any>; components: { schemas: Record<string, any>; responses: Record<string, any> } }
 
@@ -41,15 +42,18 @@ const templateOf = (path: string): string | undefined =>
 
 let database: TestDb
 let running: Running
+const receiver = new Receiver()
 const seen = new Set<string>()
 
 beforeAll(async () => {
   database = await testDb()
-  running = await startService(database.db, { MAX_BODY_BYTES: String(16 * 1024) })
+  const hooks = await receiver.start()
+  running = await startService(database.db, { MAX_BODY_BYTES: String(16 * 1024), CATCH_ALL_URL: `${hooks}/all` })
 }, 60_000)
 
 afterAll(async () => {
   await running.service.close()
+  await receiver.stop()
   await database.close().catch(() => undefined)
 })
 
@@ -169,6 +173,17 @@ describe('every answer of the reference service is described by docs/openapi.ser
     expect((await check('POST', `/payments/${id}/charge`)).status).toBe(409)
     expect((await check('POST', `/payments/${id}/refund/partially`, patch)).status).toBe(200)
     expect((await check('POST', `/payments/${id}/refund`)).status).toBe(200)
+  })
+
+  it('every webhook the service sent is the document\'s WebhookPayload, validly signed', async () => {
+    await eventually(() => outboxSettled(running.service.db), 15_000, 'the outbox to drain')
+    const validate = validatorOf({ $ref: '#/components/schemas/WebhookPayload' })
+    expect(receiver.received.length).toBeGreaterThan(10)
+    for (const w of receiver.received) {
+      expect(validate(w.body), `${String(w.body?.eventType)}: ${JSON.stringify(validate.errors)}`).toBe(true)
+      expect(w.verified).toBe(true)
+    }
+    expect(new Set(receiver.received.map((w) => w.body.eventType as string)).size).toBeGreaterThan(3)
   })
 
   it('reached every route of the document, each with a success and a refusal', () => {
