@@ -29,14 +29,16 @@ export type { DeciderGiven, DeciderSpecification, DeciderThen } from './testing/
 // the conformance runner
 export { assertConforms, checkService } from './testing/conformance.js'
 export { normalise } from './testing/normalise.js'
-export { describeReport } from './testing/report.js'
+export { describeCoverage, describeReport } from './testing/report.js'
 export type {
   CheckServiceOptions,
   ConformanceReport,
+  Coverage,
   ReceivedWebhook,
   ReportedStep,
   ServiceRequest,
   ServiceResponse,
   ServiceUnderTest,
+  SkippedHook,
   WebhookReceiver
 } from './testing/types.js'
