@@ -12,7 +12,7 @@
  *   410 Gone is dead at once.
  */
 import { Webhook } from 'standardwebhooks'
-import type { WebhookDelivery } from '../../../../src/http.js'
+import type { WebhookDelivery } from 'paysplit/http'
 import type { RelayConfig } from '../config.js'
 import type { Db } from '../db/db.js'
 import type { Logger } from '../log.js'
