@@ -35,6 +35,9 @@ describe('development mode: DEV_MODE=1, never with NODE_ENV=production, loopback
   it('DEV_MODE=1 supplies the development keys, secret and an in-memory PGlite', () => {
     const c = loadConfig({ DEV_MODE: '1' })
     expect(c).toMatchObject({ mode: 'development', apiKeys: [devApiKey], bankKeys: [devBankKey], webhookSecret: devWebhookSecret, databaseUrl: undefined, pgliteDir: undefined })
+    // no rate limit unless set: test suites and paysplit-check drive a development service flat out
+    expect(c.rateLimit.points).toBe(0)
+    expect(loadConfig({ DEV_MODE: '1', RATE_LIMIT_PER_KEY: '5' }).rateLimit.points).toBe(5)
   })
 
   it('NODE_ENV=production turns DEV_MODE off: no defaults, and the message says why', () => {

@@ -201,7 +201,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     requestTimeoutMs,
     keepAliveTimeoutMs,
     headersTimeoutMs,
-    rateLimit: { points: read('RATE_LIMIT_PER_KEY', 100, 0), windowS: read('RATE_LIMIT_WINDOW_S', 1, 1) },
+    rateLimit: { points: read('RATE_LIMIT_PER_KEY', development ? 0 : 100, 0), windowS: read('RATE_LIMIT_WINDOW_S', 1, 1) },
     metricsKeys: metricsKeys.length > 0 ? metricsKeys : development ? [devMetricsKey] : [],
     maxTransactionAttempts: read('MAX_TRANSACTION_ATTEMPTS', 12, 1),
     relay: {
