@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { cardRequest } from './http.fixtures.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -105,7 +105,8 @@ interface Started {
 /** Starts `command args` in the deployed service folder; resolves once a "listening" line is logged. */
 const start = (command: string, args: ReadonlyArray<string>, env: Record<string, string>): Promise<Started> =>
   new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: app, env: envOf(env), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(command, args, { cwd: app, env: envOf(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    started.push(child.pid ?? 0)
     const lines: Array<Record<string, unknown>> = []
     let stderr = ''
     let buffer = ''
@@ -131,6 +132,18 @@ const start = (command: string, args: ReadonlyArray<string>, env: Record<string,
       }
     })
   })
+
+/** Process groups this file started (each process leads its own), killed after each test whatever it asserted: a failing test leaves nothing behind. */
+const started: Array<number> = []
+afterEach(() => {
+  for (const pid of started.splice(0)) {
+    try {
+      process.kill(-pid, 'SIGKILL')
+    } catch {
+      // the group is gone already
+    }
+  }
+})
 
 const alive = (pid: number): boolean => {
   try {
