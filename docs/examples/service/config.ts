@@ -241,7 +241,8 @@ export const configFromEnvironment = (): Config => {
 /** The secrets of a configuration, for the logger to mask wherever they appear. */
 export const secretsOf = (c: Config): ReadonlyArray<string> => {
   const password = c.databaseUrl === undefined ? [] : databasePassword(c.databaseUrl)
-  return [...c.apiKeys, ...c.bankKeys, ...c.metricsKeys, c.webhookSecret, ...password].filter((s) => s.length >= 4)
+  // the development values are published (and shown at start in development mode): nothing to mask
+  return [...c.apiKeys, ...c.bankKeys, ...c.metricsKeys, c.webhookSecret, ...password].filter((s) => s.length >= 4 && !devValues.has(s))
 }
 
 /** The password of a database URL as written (it may hold an unescaped `@`), decoded too. */
