@@ -116,13 +116,11 @@ describe('/metrics: Prometheus text behind the metrics key', () => {
   })
 
   it('without METRICS_KEYS outside development, /metrics is off: 404', async () => {
-    const other = await testDb()
-    const off = await startService(other.db, { DEV_MODE: '0', API_KEYS: 'a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6', BANK_API_KEYS: 'b1c2d3e4f5g6h7i8j9k0l1m2n3o4p5q6', WEBHOOK_SECRET: `whsec_${Buffer.from('0123456789abcdefghijklmnopqrstuv').toString('base64')}`, PGLITE_DIR: '/nonexistent-unused' })
+    const off = await startService(database.db, { DEV_MODE: '0', API_KEYS: 'a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6', BANK_API_KEYS: 'b1c2d3e4f5g6h7i8j9k0l1m2n3o4p5q6', WEBHOOK_SECRET: `whsec_${Buffer.from('0123456789abcdefghijklmnopqrstuv').toString('base64')}`, PGLITE_DIR: '/nonexistent-unused' })
     try {
       expect((await scrape(off.base)).status).toBe(404)
     } finally {
       await off.service.close()
-      await other.close()
     }
   })
 })
@@ -148,8 +146,7 @@ describe('/healthz (alive) and /readyz (ready for traffic)', () => {
 
 describe('rate limit per key (429 with Retry-After), per instance', () => {
   it('the key over its limit gets 429 with Retry-After; another key, the bank key and the form are not held back', async () => {
-    const other = await testDb()
-    const s = await startService(other.db, { RATE_LIMIT_PER_KEY: '3', RATE_LIMIT_WINDOW_S: '60', API_KEYS: 'key-one-0123456789abcdefghijklmnopq,key-two-0123456789abcdefghijklmnopq' })
+    const s = await startService(database.db, { RATE_LIMIT_PER_KEY: '3', RATE_LIMIT_WINDOW_S: '60', API_KEYS: 'key-one-0123456789abcdefghijklmnopq,key-two-0123456789abcdefghijklmnopq' })
     try {
       const get = (key: string) => call(s.base, 'GET', '/payments/00000000-0000-4000-8000-000000000000', undefined, { key })
       for (let i = 0; i < 3; i++) expect((await get('key-one-0123456789abcdefghijklmnopq')).status).toBe(404)
@@ -162,7 +159,7 @@ describe('rate limit per key (429 with Retry-After), per instance', () => {
       // a POST over the limit is refused before its body is read; nothing is created
       const post = await call(s.base, 'POST', '/payments', cardRequest({ externalPaymentReferenceID: 'limited-1' }), { key: 'key-one-0123456789abcdefghijklmnopq' })
       expect(post.status).toBe(429)
-      expect((await other.db.query("SELECT 1 FROM payments WHERE external_payment_reference_id = 'limited-1'")).rows).toHaveLength(0)
+      expect((await database.db.query("SELECT 1 FROM payments WHERE external_payment_reference_id = 'limited-1'")).rows).toHaveLength(0)
       expect((await get('key-two-0123456789abcdefghijklmnopq')).status).toBe(404)
       expect((await bank(s.base, { kid: 'x', amount: 1 })).status).toBe(400)
       expect((await call(s.base, 'GET', '/pay/00000000-0000-4000-8000-000000000000', undefined, { key: null })).status).toBe(404)
@@ -172,7 +169,6 @@ describe('rate limit per key (429 with Retry-After), per instance', () => {
       expect(sample(scraped.text, 'paysplit_rate_limited_total')).toBe(2)
     } finally {
       await s.service.close()
-      await other.close()
     }
   })
 })
@@ -182,14 +178,12 @@ describe('HTTP keep-alive: longer than a load balancer’s idle timeout', () => 
     const r = await fetch(`${running.base}/healthz`)
     expect(r.headers.get('keep-alive')).toBe('timeout=65')
     expect(running.service.server.headersTimeout).toBeGreaterThan(running.service.server.keepAliveTimeout)
-    const other = await testDb()
-    const s = await startService(other.db, { KEEP_ALIVE_TIMEOUT_MS: '120000', HEADERS_TIMEOUT_MS: '121000', REQUEST_TIMEOUT_MS: '180000' })
+    const s = await startService(database.db, { KEEP_ALIVE_TIMEOUT_MS: '120000', HEADERS_TIMEOUT_MS: '121000', REQUEST_TIMEOUT_MS: '180000' })
     try {
       expect((await fetch(`${s.base}/healthz`)).headers.get('keep-alive')).toBe('timeout=120')
       expect(s.service.server.requestTimeout).toBe(180_000)
     } finally {
       await s.service.close()
-      await other.close()
     }
   })
 })
