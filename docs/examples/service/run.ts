@@ -10,17 +10,18 @@ import { jsonLogger } from './log.js'
 import type { Rules } from './paysplit.js'
 import { createService } from './server.js'
 
-const banner = (config: Config): string =>
-  [
-    '',
-    '  ┌──────────────────────────────────────────────────────────────────────────┐',
-    '  │ DEVELOPMENT MODE: development API, bank and metrics keys and webhook    │',
-    `  │ secret are live; the database is ${(config.databaseUrl !== undefined ? 'PostgreSQL' : config.pgliteDir !== undefined ? 'PGlite on disk' : 'in memory (lost at exit)').padEnd(39)}│`,
-    '  │ Loopback only. Never run it so for real: docs/service.md, "Running in   │',
-    '  │ production".                                                             │',
-    '  └──────────────────────────────────────────────────────────────────────────┘',
-    ''
-  ].join('\n')
+const banner = (config: Config): string => {
+  const database = config.databaseUrl !== undefined ? 'PostgreSQL' : config.pgliteDir !== undefined ? 'PGlite in a folder' : 'in memory (lost at exit)'
+  const lines = [
+    'DEVELOPMENT MODE: the development API, bank and metrics keys and',
+    `webhook secret are live; the database is ${database}.`,
+    'Loopback only. Never run it so for real: docs/service.md,',
+    '"Running in production".'
+  ]
+  const width = Math.max(...lines.map((l) => l.length))
+  const rule = '─'.repeat(width + 2)
+  return ['', `  ┌${rule}┐`, ...lines.map((l) => `  │ ${l.padEnd(width)} │`), `  └${rule}┘`, ''].join('\n')
+}
 
 /** Runs the service with `config` until SIGTERM/SIGINT. */
 export const runService = async (config: Config, rules?: Rules): Promise<void> => {
