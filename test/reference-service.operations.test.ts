@@ -126,7 +126,7 @@ describe('/metrics: Prometheus text behind the metrics key', () => {
 })
 
 describe('/healthz (alive) and /readyz (ready for traffic)', () => {
-  it('both 200 while the database answers; after the database is gone /healthz still 200, /readyz 503', async () => {
+  it('both 200 while the database answers; after the database is gone /healthz still 200, /readyz 503, /metrics 200 without the outbox', async () => {
     const other = await testDb()
     const s = await startService(other.db)
     try {
@@ -136,6 +136,11 @@ describe('/healthz (alive) and /readyz (ready for traffic)', () => {
       expect(await call(s.base, 'GET', '/readyz', undefined, { key: null })).toMatchObject({ status: 503, body: { status: 'unavailable' } })
       expect((await call(s.base, 'GET', '/healthz', undefined, { key: null })).status).toBe(200)
       expect((await call(s.base, 'POST', '/readyz', undefined, { key: null })).status).toBe(405)
+      // the scrape still answers, without outbox samples
+      const scraped = await scrape(s.base)
+      expect(scraped.status).toBe(200)
+      expect(scraped.text).toContain('paysplit_http_requests_total{route="/readyz",method="GET",status="503"} 1')
+      expect(sample(scraped.text, 'paysplit_outbox_messages{status="pending"}')).toBeUndefined()
     } finally {
       s.service.server.close()
       s.service.server.closeAllConnections()

@@ -145,7 +145,7 @@ export const loadConfig = (env: Env = process.env): Config => {
   const secret = env['WEBHOOK_SECRET'] === '' ? undefined : env['WEBHOOK_SECRET']
   const databaseUrl = env['DATABASE_URL'] === '' ? undefined : env['DATABASE_URL']
   const pgliteDir = env['PGLITE_DIR'] === '' ? undefined : env['PGLITE_DIR']
-  const host = env['HOST'] ?? '127.0.0.1'
+  const host = env['HOST'] === undefined || env['HOST'] === '' ? '127.0.0.1' : env['HOST']
   const problems: Array<string> = []
   if (development) {
     if (!loopback(host)) problems.push('Development mode (DEV_MODE=1) listens on a loopback address only: set HOST to 127.0.0.1 or ::1, or configure the service for production.')

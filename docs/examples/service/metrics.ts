@@ -6,7 +6,7 @@
  *   (a histogram): every answered request, its route as a template (`/payments/{id}/refund`), so
  *   ids never become labels;
  * - `paysplit_outbox_messages{status="pending"|"dead"}` and `paysplit_outbox_oldest_pending_age_seconds`:
- *   read from the outbox at scrape time (one query per scrape);
+ *   read from the outbox at scrape time (one query per scrape; no samples while the database is away);
  * - `paysplit_webhook_attempts_total{outcome="delivered"|"retry"|"dead"}`: counted by the relay;
  * - `paysplit_rate_limited_total`: requests answered 429;
  * - prom-client's default process metrics (CPU, memory, event loop lag, …), prefixed `paysplit_`.
@@ -92,7 +92,12 @@ export const createMetrics = (db: Db): Metrics => {
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const o = await outbox()
+      // the database away: no samples (not stale ones), the rest of the scrape still answered
+      const o = await outbox().catch(() => undefined)
+      if (o === undefined) {
+        this.reset()
+        return
+      }
       this.set({ status: 'pending' }, o.pending)
       this.set({ status: 'dead' }, o.dead)
     }
@@ -102,7 +107,9 @@ export const createMetrics = (db: Db): Metrics => {
     help: 'Age of the oldest pending outbox message (0 when none), read at scrape time.',
     registers: [registry],
     async collect() {
-      this.set((await outbox()).age)
+      const o = await outbox().catch(() => undefined)
+      if (o === undefined) this.reset()
+      else this.set(o.age)
     }
   })
   return {

@@ -64,7 +64,7 @@ const notFound: Reply = json(404, { success: false, error: { code: 'NotFound', m
 const READY_TIMEOUT_MS = 2000
 
 /**
- * The limit of requests per key, per instance (docs/decisions.md, "Rate limits per instance"): a
+ * The limit of requests per key, per instance (docs/decisions.md, "The reference service in production"): a
  * fixed window of `windowS` seconds, in memory, the key known by its SHA-256 digest only.
  * Undefined when the limit is off (0).
  */
