@@ -181,6 +181,24 @@ describe('refused configurations: exit 78 and every problem named, before anythi
     expect(existsSync(join(scratch, 'unused'))).toBe(false)
   })
 
+  const each: ReadonlyArray<readonly [string, Record<string, string>, RegExp]> = [
+    ['no API_KEYS', { API_KEYS: '' }, /Missing API_KEYS:/],
+    ['no BANK_API_KEYS', { BANK_API_KEYS: '' }, /Missing BANK_API_KEYS:/],
+    ['no WEBHOOK_SECRET', { WEBHOOK_SECRET: '' }, /Missing WEBHOOK_SECRET:/],
+    ['no durable database', { PGLITE_DIR: '' }, /Missing DATABASE_URL or PGLITE_DIR \(a durable database\)/],
+    ['the development webhook secret', { WEBHOOK_SECRET: 'whsec_ZGV2LXdlYmhvb2stc2VjcmV0LWRvLW5vdC11c2U=' }, /WEBHOOK_SECRET is the development value/],
+    ['a short API key', { API_KEYS: 'short-key-1234567' }, /API_KEYS: every key needs at least 32 characters/],
+    ['a secret that is not whsec_', { WEBHOOK_SECRET: randomBytes(32).toString('base64') }, /WEBHOOK_SECRET must be whsec_ followed by base64/],
+    ['one key for the API and the bank', { BANK_API_KEYS: 'same-key-for-both-0123456789abcdefgh', API_KEYS: 'same-key-for-both-0123456789abcdefgh' }, /both API_KEYS and BANK_API_KEYS/],
+    ['a headers limit above the request limit', { HEADERS_TIMEOUT_MS: '90000', REQUEST_TIMEOUT_MS: '60000' }, /HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/]
+  ]
+  it.each(each)('%s: exit 78, named', async (_what, env, message) => {
+    const r = await runToExit({ ...production(join(scratch, 'unused')), ...env })
+    expect(r.code).toBe(78)
+    expect(r.stderr).toMatch(message)
+    expect(JSON.parse(r.stdout.trim())).toMatchObject({ level: 'error', msg: 'configuration refused', problems: [expect.stringMatching(message)] })
+  })
+
   it('development mode on HOST=0.0.0.0: refused (development keys never leave loopback)', async () => {
     const r = await runToExit({ DEV_MODE: '1', HOST: '0.0.0.0', PORT: '0' })
     expect(r.code).toBe(78)
