@@ -48,8 +48,10 @@ export const testDb = async (): Promise<TestDb> => {
   return { db, url, close: () => db.close() }
 }
 
-/** Settings of the tests: fast retries, short time limits, any free port. */
+/** Settings of the tests: development mode, no rate limit, fast retries, short time limits, any free port. */
 export const testEnv = (env: Record<string, string> = {}): Record<string, string> => ({
+  DEV_MODE: '1',
+  RATE_LIMIT_PER_KEY: '0',
   PORT: '0',
   WEBHOOK_BASE_DELAY_MS: '20',
   WEBHOOK_MAX_DELAY_MS: '200',

@@ -12,7 +12,7 @@
  *   410 Gone is dead at once.
  */
 import { Webhook } from 'standardwebhooks'
-import type { WebhookDelivery } from '../../../../src/http.js'
+import type { WebhookDelivery } from 'paysplit/http'
 import type { RelayConfig } from '../config.js'
 import type { Db } from '../db/db.js'
 import type { Logger } from '../log.js'
@@ -64,7 +64,9 @@ export class Relay {
     private readonly config: RelayConfig,
     secret: string,
     private readonly log: Logger,
-    private readonly webhookMessage: Rules['webhookMessage']
+    private readonly webhookMessage: Rules['webhookMessage'],
+    /** Told each attempt's outcome once it is recorded (the service's metrics count them). */
+    private readonly onAttempt: (outcome: 'delivered' | 'retry' | 'dead') => void = () => undefined
   ) {
     this.webhook = new Webhook(secret)
     // The attempt is cut at timeoutMs; the rest is room to record its outcome.
@@ -145,6 +147,7 @@ export class Relay {
         [row.id, status, row.attempts]
       )
       this.log.info('webhook delivered', fields)
+      this.onAttempt('delivered')
       return
     }
     if (row.attempts >= this.config.maxAttempts || status === 410) {
@@ -154,6 +157,7 @@ export class Relay {
         [row.id, status, error, row.attempts]
       )
       this.log.warn('webhook dead', fields)
+      this.onAttempt('dead')
       return
     }
     const delay = backoffMs(row.attempts, this.config, Math.random())
@@ -163,6 +167,7 @@ export class Relay {
       [row.id, status, error, delay, row.attempts]
     )
     this.log.info('webhook retry', { ...fields, retryInMs: delay })
+    this.onAttempt('retry')
   }
 }
 

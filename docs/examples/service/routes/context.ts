@@ -1,7 +1,7 @@
 /** What every route needs: the database, the configuration, the clock and identifiers, the relay's bell. */
 import { createHash, randomInt, randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
-import { kid } from '../../../../src/index.js'
+import { kid } from 'paysplit'
 import type { Config } from '../config.js'
 import type { Db } from '../db/db.js'
 import type { Logger } from '../log.js'

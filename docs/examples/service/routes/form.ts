@@ -9,7 +9,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { IncomingMessage } from 'node:http'
-import type { Payment } from '../../../../src/index.js'
+import type { Payment } from 'paysplit'
 import { noKeys } from '../db/store.js'
 import { readBody, UUID, type Reply } from '../http.js'
 import type { FormOutcome } from '../paysplit.js'

@@ -10,11 +10,11 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import type { Payment } from '../../../../src/index.js'
-import { parseOcrGiro, receiveOcrTransaction, type OcrReportRow, type OcrTransaction, type World } from '../../../../src/http.js'
+import type { Payment } from 'paysplit'
+import { parseOcrGiro, receiveOcrTransaction, type OcrReportRow, type OcrTransaction, type World } from 'paysplit/http'
 import { isSqlError, retryableStates } from '../db/db.js'
 import { loadSlice, noKeys, writeChanges, WriteConflict, type Slice } from '../db/store.js'
-import { authorised, json, readBody, type Reply } from '../http.js'
+import { json, readBody, type Reply } from '../http.js'
 import type { Deps } from './context.js'
 
 /** The default limit of a file: 8 MiB (about 100,000 records). */
@@ -113,16 +113,11 @@ const apply = async (deps: Deps, transactions: ReadonlyArray<OcrTransaction>, he
     return { duplicate: false, report, deliveries }
   })
 
-/** Answers `POST /bank/ocr`: the bank key, the method, the body's size, the file, the report. */
+/**
+ * Answers `POST /bank/ocr` once server.ts has checked the bank key, the rate limit and the method:
+ * the body's size, the file, the report.
+ */
 export const bankOcr = async (deps: Deps, req: IncomingMessage, requestId: string): Promise<Reply> => {
-  if (!authorised(req.headers.authorization, deps.config.bankKeys)) {
-    req.resume()
-    return json(401, { success: false, error: { code: 'Unauthorized', message: 'Send Authorization: Bearer <key>.' } }, { 'www-authenticate': 'Bearer' })
-  }
-  if (req.method !== 'POST') {
-    req.resume()
-    return json(405, { success: false, error: { code: 'MethodNotAllowed', message: 'Use POST.' } }, { allow: 'POST' })
-  }
   const read = await readBody(req, deps.config.ocrMaxBytes ?? OCR_MAX_BYTES)
   if (read.kind === 'tooLarge') return json(413, { success: false, error: { code: 'PayloadTooLarge', message: 'The file is too large.' } })
   if (read.kind === 'aborted') return json(400, undefined)
