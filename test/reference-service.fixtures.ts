@@ -12,7 +12,7 @@ import { Webhook } from 'standardwebhooks'
 import { devApiKey, devBankKey, devWebhookSecret, loadConfig } from '../docs/examples/service/config.js'
 import { openPg, openPglite, type Db } from '../docs/examples/service/db/db.js'
 import type { Rules } from '../docs/examples/service/paysplit.js'
-import { createService, type Service } from '../docs/examples/service/server.js'
+import { createService, type Service, type ServiceOptions } from '../docs/examples/service/server.js'
 
 /** The server's URL for databases of the tests (the `postgres` database of an embedded server). */
 export const serverUrl = (): string | undefined => process.env['PAYSPLIT_TEST_DATABASE_URL']
@@ -56,6 +56,8 @@ export const testEnv = (env: Record<string, string> = {}): Record<string, string
   WEBHOOK_MAX_ATTEMPTS: '3',
   WEBHOOK_POLL_MS: '50',
   WEBHOOK_TIMEOUT_MS: '1000',
+  // the receivers of the tests listen on loopback: allowed explicitly, whatever the mode
+  WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8,::1',
   ...env
 })
 
@@ -65,8 +67,8 @@ export interface Running {
 }
 
 /** Starts a service on `db` (migrations applied), listening on a free port; `rules`: paysplit's by default. */
-export const startService = async (db: Db, env: Record<string, string> = {}, rules?: Rules): Promise<Running> => {
-  const service = await createService(loadConfig(testEnv(env)), { db, ...(rules !== undefined ? { rules } : {}) })
+export const startService = async (db: Db, env: Record<string, string> = {}, rules?: Rules, options: ServiceOptions = {}): Promise<Running> => {
+  const service = await createService(loadConfig(testEnv(env)), { ...options, db, ...(rules !== undefined ? { rules } : {}) })
   const base = await service.listen()
   return { service, base }
 }

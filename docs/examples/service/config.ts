@@ -4,6 +4,8 @@
  * masked). See docs/service.md for the table.
  */
 
+import { loopbackNetworks, parseNetwork, urlRefusal, guardOf, type TargetPolicy } from './outbox/guard.js'
+
 /** Where a new invoice's KID comes from (docs/decisions.md, "The reference service"). */
 export type KidScheme = 'random' | 'customer'
 
@@ -31,6 +33,8 @@ export interface Config {
   /** Runs of a request's transaction that lose a race before the answer is 409 ConcurrentModification. */
   readonly maxTransactionAttempts: number
   readonly relay: RelayConfig
+  /** The hosted form's action tokens (routes/form.ts). */
+  readonly form: FormConfig
 }
 
 export interface RelayConfig {
@@ -45,9 +49,13 @@ export interface RelayConfig {
   readonly timeoutMs: number
   /**
    * How long a claimed message is left to its claimer before another instance may send it again
-   * (the claimer died): longer than an attempt plus the time to record its outcome on a busy database.
+   * (the claimer died). The claimer renews it every `heartbeatMs` while the attempt runs.
    */
   readonly leaseMs: number
+  /** How often the relay renews the leases of the messages it holds. */
+  readonly heartbeatMs: number
+  /** Where webhooks may go (outbox/guard.ts). */
+  readonly targets: TargetPolicy
   /** Messages in flight at once per process. */
   readonly concurrency: number
   /** How often the relay looks for due messages when nothing woke it. */
@@ -91,6 +99,7 @@ export const loadConfig = (env: Env = process.env): Config => {
   const catchAllUrl = env['CATCH_ALL_URL']
   const databaseUrl = env['DATABASE_URL']
   const pgliteDir = env['PGLITE_DIR']
+  const guards = guardSettings(env, !production, catchAllUrl === '' ? undefined : catchAllUrl)
   return {
     host: env['HOST'] ?? '127.0.0.1',
     port: int(env, 'PORT', 8080),
@@ -111,11 +120,68 @@ export const loadConfig = (env: Env = process.env): Config => {
       baseDelayMs: int(env, 'WEBHOOK_BASE_DELAY_MS', 1000, 1),
       maxDelayMs: int(env, 'WEBHOOK_MAX_DELAY_MS', 10 * 60_000, 1),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 1),
-      leaseMs: int(env, 'WEBHOOK_LEASE_MS', int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 1) + 30_000, 1),
+      ...guards.relay,
       concurrency: int(env, 'WEBHOOK_CONCURRENCY', 16, 1),
       pollMs: int(env, 'WEBHOOK_POLL_MS', 500, 1),
       maxResponseBytes: int(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0)
+    },
+    form: guards.form
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// Settings of the webhook guard, the relay's leases and the hosted form's tokens (one block:
+// WEBHOOK_ALLOW_NETWORKS, WEBHOOK_LEASE_MS, WEBHOOK_HEARTBEAT_MS, FORM_SECRET, FORM_TOKEN_TTL_S;
+// docs/service.md). `development` is the development mode of the rest of this file.
+// -------------------------------------------------------------------------------------
+
+export interface FormConfig {
+  /** The key of the form's action tokens (HMAC-SHA256); one per deployment, shared by its instances. */
+  readonly secret: string
+  /** How long a token issued with the page is accepted. */
+  readonly tokenTtlMs: number
+}
+
+/** The development key of the form's tokens: refused outside development. */
+export const devFormSecret = 'dev-form-secret-do-not-use-in-production'
+
+/** Reads the block's settings; throws with a sentence naming the variable when one is wrong or missing. */
+export const guardSettings = (
+  env: Env,
+  development: boolean,
+  catchAllUrl: string | undefined
+): { readonly relay: Pick<RelayConfig, 'leaseMs' | 'heartbeatMs' | 'targets'>; readonly form: FormConfig } => {
+  const networks = env['WEBHOOK_ALLOW_NETWORKS']
+  const allowNetworks = networks === undefined ? (development ? loopbackNetworks : []) : list(networks)
+  for (const n of allowNetworks) {
+    try {
+      parseNetwork(n)
+    } catch (e) {
+      throw new Error(`WEBHOOK_ALLOW_NETWORKS: ${e instanceof Error ? e.message : String(e)}.`)
     }
+  }
+  const targets: TargetPolicy = { allowHttp: development, allowNetworks }
+  if (catchAllUrl !== undefined) {
+    let refused: string | undefined
+    try {
+      refused = urlRefusal(new URL(catchAllUrl), guardOf(targets))
+    } catch {
+      refused = 'not a url'
+    }
+    if (refused !== undefined) throw new Error(`CATCH_ALL_URL is refused: ${refused}.`)
+  }
+  const heartbeatMs = int(env, 'WEBHOOK_HEARTBEAT_MS', 1000, 10)
+  const leaseMs = int(env, 'WEBHOOK_LEASE_MS', 4000, 1)
+  if (leaseMs < 2 * heartbeatMs) {
+    throw new Error(`WEBHOOK_LEASE_MS (${String(leaseMs)}) must be at least twice WEBHOOK_HEARTBEAT_MS (${String(heartbeatMs)}): a lease must outlive a missed heartbeat.`)
+  }
+  const secret = env['FORM_SECRET']
+  if (!development && (secret === undefined || secret === devFormSecret || secret.length < 32)) {
+    throw new Error('FORM_SECRET must be set outside development: at least 32 random characters (e.g. openssl rand -base64 32), not the development value.')
+  }
+  return {
+    relay: { leaseMs, heartbeatMs, targets },
+    form: { secret: secret ?? devFormSecret, tokenTtlMs: int(env, 'FORM_TOKEN_TTL_S', 30 * 60, 1) * 1000 }
   }
 }
 
@@ -135,5 +201,6 @@ export const describeConfig = (c: Config): Record<string, unknown> => ({
   maxBodyBytes: c.maxBodyBytes,
   requestTimeoutMs: c.requestTimeoutMs,
   maxTransactionAttempts: c.maxTransactionAttempts,
-  relay: c.relay
+  relay: c.relay,
+  form: { secret: c.form.secret === devFormSecret ? 'development default' : mask(c.form.secret), tokenTtlMs: c.form.tokenTtlMs }
 })
