@@ -9,9 +9,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import pg from 'pg'
 import { Webhook } from 'standardwebhooks'
-import { devApiKey, devBankKey, devWebhookSecret, loadConfig } from '../docs/examples/service/config.js'
+import { devApiKey, devBankKey, devFormSecret, devWebhookSecret, loadConfig } from '../docs/examples/service/config.js'
 import { openPg, openPglite, type Db } from '../docs/examples/service/db/db.js'
 import type { Rules } from '../docs/examples/service/paysplit.js'
+import { formToken, type FormAction } from '../docs/examples/service/routes/form.js'
 import { createService, type Service, type ServiceOptions } from '../docs/examples/service/server.js'
 
 /** The server's URL for databases of the tests (the `postgres` database of an embedded server). */
@@ -103,6 +104,19 @@ export const call = async (
   }
   return { status: res.status, body: parsed, headers: res.headers, text }
 }
+
+/** A valid token of the hosted form's `action` on payment `id` (the development secret; an hour ahead). */
+export const formTokenFor = (id: string, action: FormAction, secret: string = devFormSecret): string =>
+  formToken(secret, id, action, Math.floor(Date.now() / 1000) + 3600)
+
+/** Posts the hosted form's `action` as its page would: with a token, form-encoded, redirects not followed. */
+export const postForm = (base: string, id: string, action: FormAction, fields: Readonly<Record<string, string>> = {}): Promise<Response> =>
+  fetch(`${base}/pay/${id}/${action}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: formTokenFor(id, action), ...fields }).toString()
+  })
 
 export const bank = (base: string, body: unknown, key: string | null = devBankKey): Promise<Reply> =>
   call(base, 'POST', '/bank/transfers', body, { key })

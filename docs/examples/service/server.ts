@@ -20,6 +20,7 @@ import { apiRoute } from './routes/api.js'
 import { bankTransfer } from './routes/bank.js'
 import { defaultNow, defaultPaymentId, type Deps } from './routes/context.js'
 import { showForm, submitForm } from './routes/form.js'
+import type { CardGateway } from './routes/gateway.js'
 
 export interface Service {
   readonly server: Server
@@ -41,6 +42,8 @@ export interface ServiceOptions {
   readonly rules?: Rules
   /** When given, the time spent in the rules is added to `ms` (the benchmark's profile). */
   readonly profile?: Spent
+  /** The card gateway of live payments' forms (routes/gateway.ts); none: the form refuses them. */
+  readonly liveCardGateway?: CardGateway
 }
 
 const requestIdOf = (req: IncomingMessage): string => {
@@ -72,7 +75,8 @@ export const createService = async (config: Config, options: ServiceOptions = {}
       relay.kick()
     },
     now: options.now ?? defaultNow,
-    newPaymentId: options.newPaymentId ?? defaultPaymentId
+    newPaymentId: options.newPaymentId ?? defaultPaymentId,
+    ...(options.liveCardGateway !== undefined ? { liveCardGateway: options.liveCardGateway } : {})
   }
 
   const route = async (req: IncomingMessage, requestId: string): Promise<Reply> => {
