@@ -7,11 +7,11 @@
 import { createHash } from 'node:crypto'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { devFormSecret } from '../docs/examples/service/config.js'
+import { devFormSecret, devWebhookSecret, loadConfig } from '../docs/examples/service/config.js'
 import { crossSiteRefusal, formToken, NO_LIVE_GATEWAY, tokenRefusal } from '../docs/examples/service/routes/form.js'
 import { cardPaymentRequest, simulatedGateway, type CardGateway, type CardPaymentRequest } from '../docs/examples/service/routes/gateway.js'
 import { cardRequest } from './http.fixtures.js'
-import { call, formTokenFor, startService, testDb, type Running, type TestDb } from './reference-service.fixtures.js'
+import { call, formTokenFor, startService, testDb, testEnv, type Running, type TestDb } from './reference-service.fixtures.js'
 
 let database: TestDb
 let running: Running
@@ -239,5 +239,24 @@ describe('card gateways', () => {
   it('cardPaymentRequest: a reservation when not charged at once; the key moves on with each failed attempt', () => {
     const p = { paymentReferenceID: 'p', environment: 'test', grossAmount: 5, currency: 'NOK', chargeImmediately: false, formAttempts: [{ at: 'x' }, { at: 'y' }] }
     expect(cardPaymentRequest(p as never)).toStrictEqual({ paymentReferenceID: 'p', environment: 'test', amount: 5, currency: 'NOK', capture: false, idempotencyKey: 'p:2' })
+  })
+})
+
+describe('the configuration', () => {
+  const production = { NODE_ENV: 'production', API_KEYS: 'k', BANK_API_KEYS: 'b', WEBHOOK_SECRET: devWebhookSecret }
+  it('outside development FORM_SECRET is required, 32 characters at least, not the development value', () => {
+    const message = 'FORM_SECRET must be set outside development: at least 32 random characters (e.g. openssl rand -base64 32), not the development value.'
+    expect(() => loadConfig(testEnv(production))).toThrow(message)
+    expect(() => loadConfig(testEnv({ ...production, FORM_SECRET: 'short' }))).toThrow(message)
+    expect(() => loadConfig(testEnv({ ...production, FORM_SECRET: devFormSecret }))).toThrow(message)
+    expect(loadConfig(testEnv({ ...production, FORM_SECRET: 's'.repeat(32), FORM_TOKEN_TTL_S: '60' })).form).toStrictEqual({ secret: 's'.repeat(32), tokenTtlMs: 60_000 })
+    expect(loadConfig(testEnv()).form.secret).toBe(devFormSecret)
+  })
+
+  it('a lease shorter than two heartbeats is refused', () => {
+    expect(() => loadConfig(testEnv({ WEBHOOK_LEASE_MS: '1500', WEBHOOK_HEARTBEAT_MS: '1000' }))).toThrow(
+      'WEBHOOK_LEASE_MS (1500) must be at least twice WEBHOOK_HEARTBEAT_MS (1000): a lease must outlive a missed heartbeat.'
+    )
+    expect(loadConfig(testEnv()).relay).toMatchObject({ leaseMs: 4000, heartbeatMs: 1000 })
   })
 })

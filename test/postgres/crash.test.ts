@@ -16,7 +16,7 @@ let url = ''
 let hooks = ''
 let receiver: Receiver
 const services: Array<ServiceProcess> = []
-// a short lease: the killed process's claimed messages are sent again 4 s after their claim
+// the default lease (4 s, renewed every second while the claimer lives): the killed process's claimed messages are sent again within it
 const env = (): Record<string, string> => ({ CATCH_ALL_URL: `${hooks}/slow`, WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_MS: '4000', WEBHOOK_MAX_ATTEMPTS: '20' })
 
 beforeAll(async () => {
