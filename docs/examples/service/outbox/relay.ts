@@ -80,6 +80,8 @@ export class Relay {
   /** The rows this process holds (id → attempts of its claim): the heartbeat renews their leases. */
   private readonly held = new Map<string, number>()
   private heartbeat: NodeJS.Timeout | undefined
+  /** A renewal is running: a slow database does not pile them up. */
+  private renewing = false
 
   constructor(
     private readonly db: Db,
@@ -109,7 +111,8 @@ export class Relay {
    * `attempts` moved on, and this process's outcome will not be recorded either.
    */
   private async renew(): Promise<void> {
-    if (this.held.size === 0) return
+    if (this.held.size === 0 || this.renewing) return
+    this.renewing = true
     const ids = [...this.held.keys()]
     const attempts = ids.map((id) => this.held.get(id) ?? 0)
     try {
@@ -127,6 +130,8 @@ export class Relay {
       }
     } catch (e) {
       this.log.error('outbox heartbeat failed', { error: e instanceof Error ? e.message : String(e) })
+    } finally {
+      this.renewing = false
     }
   }
 
