@@ -8,7 +8,8 @@
  * before it is made, so even a broken guard could not send a packet; the tests assert that no
  * such connect was even tried.
  */
-import net from 'node:net'
+import { createServer } from 'node:http'
+import net, { type AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { devWebhookSecret, loadConfig } from '../docs/examples/service/config.js'
 import { silentLogger } from '../docs/examples/service/log.js'
@@ -261,6 +262,31 @@ describe('in the service', () => {
     ])
     expect(calls.sort()).toStrictEqual(['internal.example', 'metadata.example'])
     expect(receiver.for('/loop', id)).toHaveLength(0)
+  })
+
+  it('a redirect is not followed: the 302 is an answer that is not 2xx, its Location never asked', async () => {
+    let redirects = 0
+    const redirector = createServer((req, res) => {
+      req.resume()
+      redirects++
+      res.writeHead(302, { location: `${hooks}/redirected` }).end()
+    })
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve))
+    const { service, base } = await startService(database.db, { WEBHOOK_MAX_ATTEMPTS: '2' })
+    try {
+      const url = `http://127.0.0.1:${String((redirector.address() as AddressInfo).port)}/hook`
+      const r = await call(base, 'POST', '/payments', cardRequest({ externalPaymentReferenceID: 'ssrf-3', webhookSubscriptions: [{ eventType: 'Initiated', url }] }))
+      const id = r.body.paymentIntent.paymentCreated.paymentReferenceID as string
+      await eventually(() => outboxSettled(database.db))
+      expect(await deadRows(id)).toStrictEqual([{ url, status: 'dead', attempts: 2, dead_reason: 'attempts', last_error: 'HTTP 302 (redirects are not followed)' }])
+      expect(redirects).toBe(2)
+      expect(receiver.for('/redirected', id)).toHaveLength(0)
+    } finally {
+      await service.close()
+      await new Promise<void>((resolve) => redirector.close(() => {
+        resolve()
+      }))
+    }
   })
 
   it('the configuration refuses a catch-all url the guard would refuse, and an allow-list entry that is not a network', () => {
