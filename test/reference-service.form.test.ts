@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { devFormSecret, devWebhookSecret, loadConfig } from '../docs/examples/service/config.js'
+import { devFormSecret, guardSettings, loadConfig } from '../docs/examples/service/config.js'
 import { crossSiteRefusal, formToken, NO_LIVE_GATEWAY, tokenRefusal } from '../docs/examples/service/routes/form.js'
 import { cardPaymentRequest, simulatedGateway, type CardGateway, type CardPaymentRequest } from '../docs/examples/service/routes/gateway.js'
 import { cardRequest } from './http.fixtures.js'
@@ -243,14 +243,23 @@ describe('card gateways', () => {
 })
 
 describe('the configuration', () => {
-  const production = { NODE_ENV: 'production', API_KEYS: 'k', BANK_API_KEYS: 'b', WEBHOOK_SECRET: devWebhookSecret }
   it('outside development FORM_SECRET is required, 32 characters at least, not the development value', () => {
     const message = 'FORM_SECRET must be set outside development: at least 32 random characters (e.g. openssl rand -base64 32), not the development value.'
-    expect(() => loadConfig(testEnv(production))).toThrow(message)
-    expect(() => loadConfig(testEnv({ ...production, FORM_SECRET: 'short' }))).toThrow(message)
-    expect(() => loadConfig(testEnv({ ...production, FORM_SECRET: devFormSecret }))).toThrow(message)
-    expect(loadConfig(testEnv({ ...production, FORM_SECRET: 's'.repeat(32), FORM_TOKEN_TTL_S: '60' })).form).toStrictEqual({ secret: 's'.repeat(32), tokenTtlMs: 60_000 })
+    expect(() => guardSettings({}, false, undefined)).toThrow(message)
+    expect(() => guardSettings({ FORM_SECRET: 'short' }, false, undefined)).toThrow(message)
+    expect(() => guardSettings({ FORM_SECRET: devFormSecret }, false, undefined)).toThrow(message)
+    expect(guardSettings({ FORM_SECRET: 's'.repeat(32), FORM_TOKEN_TTL_S: '60' }, false, undefined).form).toStrictEqual({ secret: 's'.repeat(32), tokenTtlMs: 60_000 })
+    expect(guardSettings({}, true, undefined).form.secret).toBe(devFormSecret)
     expect(loadConfig(testEnv()).form.secret).toBe(devFormSecret)
+  })
+
+  it('the allow-list: loopback by default in development only; plain http only in development', () => {
+    expect(guardSettings({}, true, undefined).relay.targets).toStrictEqual({ allowHttp: true, allowNetworks: ['127.0.0.0/8', '::1/128'] })
+    expect(guardSettings({ FORM_SECRET: 's'.repeat(32) }, false, undefined).relay.targets).toStrictEqual({ allowHttp: false, allowNetworks: [] })
+    expect(guardSettings({ FORM_SECRET: 's'.repeat(32), WEBHOOK_ALLOW_NETWORKS: '10.0.0.0/8, fd00::/8' }, false, undefined).relay.targets.allowNetworks).toStrictEqual(['10.0.0.0/8', 'fd00::/8'])
+    expect(() => guardSettings({ FORM_SECRET: 's'.repeat(32) }, false, 'http://hooks.example/all')).toThrow(
+      'CATCH_ALL_URL is refused: plain http is allowed only to allow-listed networks outside development; use https.'
+    )
   })
 
   it('a lease shorter than two heartbeats is refused', () => {

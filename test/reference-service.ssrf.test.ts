@@ -11,7 +11,7 @@
 import { createServer } from 'node:http'
 import net, { type AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { devWebhookSecret, loadConfig } from '../docs/examples/service/config.js'
+import { devWebhookSecret, guardSettings, loadConfig } from '../docs/examples/service/config.js'
 import { silentLogger } from '../docs/examples/service/log.js'
 import { addressRefusal, guardOf, parseNetwork, shownUrl, urlRefusal } from '../docs/examples/service/outbox/guard.js'
 import { Relay } from '../docs/examples/service/outbox/relay.js'
@@ -129,6 +129,9 @@ describe('addresses', () => {
       expect(urlRefusal(new URL(u), production)).toMatch(/loopback/)
     }
     expect(urlRefusal(new URL('https://hooks.example/x'), production)).toBeUndefined() // a name: judged when resolved
+    // a name over plain http: refused unresolved when no allow-list could let it through, else judged when resolved
+    expect(urlRefusal(new URL('http://hooks.example/x'), production)).toMatch(/plain http/)
+    expect(urlRefusal(new URL('http://hooks.example/x'), loopbackAllowed)).toBeUndefined()
   })
 
   it('the url as shown: no query string, no credentials', () => {
@@ -246,9 +249,12 @@ describe('in the service', () => {
     } finally {
       await writer.service.close()
     }
-    const config = loadConfig({ ...testEnv(), NODE_ENV: 'production', API_KEYS: 'k', BANK_API_KEYS: 'b', WEBHOOK_SECRET: devWebhookSecret, WEBHOOK_ALLOW_NETWORKS: '', FORM_SECRET: 'f'.repeat(40) })
+    // the production policy: https only, no allow-list (as guardSettings gives it outside development)
+    const targets = guardSettings({ WEBHOOK_ALLOW_NETWORKS: '', FORM_SECRET: 'f'.repeat(40) }, false, undefined).relay.targets
+    expect(targets).toStrictEqual({ allowHttp: false, allowNetworks: [] })
+    const config = loadConfig(testEnv())
     const { resolve, calls } = stub({ 'internal.example': ['10.9.8.7'], 'metadata.example': ['::ffff:169.254.169.254'] })
-    const relay = new Relay(database.db, config.relay, devWebhookSecret, silentLogger, paysplitRules.webhookMessage, { resolve })
+    const relay = new Relay(database.db, { ...config.relay, targets }, devWebhookSecret, silentLogger, paysplitRules.webhookMessage, { resolve })
     relay.start()
     try {
       await eventually(() => outboxSettled(database.db))

@@ -109,8 +109,12 @@ export const urlRefusal = (url: URL, guard: Guard): string | undefined => {
     if (refused !== undefined) return refused
     return httpRefusal(url, [literal], guard)
   }
+  // a name over plain http with no allow-list: no address could pass, so it is not even resolved
+  if (url.protocol === 'http:' && !guard.allowHttp && guard.networks.length === 0) return HTTP_REFUSED
   return undefined
 }
+
+const HTTP_REFUSED = 'plain http is allowed only to allow-listed networks outside development; use https'
 
 /** Plain http: only in development, or when every address is allow-listed (a local receiver). */
 export const httpRefusal = (url: URL, addresses: ReadonlyArray<string>, guard: Guard): string | undefined => {
@@ -119,7 +123,7 @@ export const httpRefusal = (url: URL, addresses: ReadonlyArray<string>, guard: G
     const a = canonical(address)
     return a !== undefined && guard.networks.some((n) => inNetwork(a, n))
   })
-  return allListed ? undefined : 'plain http is allowed only to allow-listed networks outside development; use https'
+  return allListed ? undefined : HTTP_REFUSED
 }
 
 /** A name's resolved addresses judged together: one refused address refuses the name (no picking). */
