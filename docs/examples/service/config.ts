@@ -35,6 +35,9 @@ export interface Config {
   readonly relay: RelayConfig
   /** The hosted form's action tokens (routes/form.ts). */
   readonly form: FormConfig
+  // ocr (POST /bank/ocr)
+  /** Bytes of an OCR giro file read at most (`OCR_MAX_BYTES`, default 8 MiB); absent: the default. */
+  readonly ocrMaxBytes?: number
 }
 
 export interface RelayConfig {
@@ -125,7 +128,9 @@ export const loadConfig = (env: Env = process.env): Config => {
       pollMs: int(env, 'WEBHOOK_POLL_MS', 500, 1),
       maxResponseBytes: int(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0)
     },
-    form: guards.form
+    form: guards.form,
+    // ocr (POST /bank/ocr)
+    ocrMaxBytes: int(env, 'OCR_MAX_BYTES', 8 * 1024 * 1024, 1)
   }
 }
 
