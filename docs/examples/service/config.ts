@@ -8,6 +8,8 @@
  */
 import { redactText } from './log.js'
 
+import { loopbackNetworks, parseNetwork, urlRefusal, guardOf, type TargetPolicy } from './outbox/guard.js'
+
 /** Where a new invoice's KID comes from (docs/decisions.md, "The reference service"). */
 export type KidScheme = 'random' | 'customer'
 
@@ -45,6 +47,8 @@ export interface Config {
   /** Runs of a request's transaction that lose a race before the answer is 409 ConcurrentModification. */
   readonly maxTransactionAttempts: number
   readonly relay: RelayConfig
+  /** The hosted form's action tokens (routes/form.ts). */
+  readonly form: FormConfig
   // ocr (POST /bank/ocr)
   /** Bytes of an OCR giro file read at most (`OCR_MAX_BYTES`, default 8 MiB); absent: the default. */
   readonly ocrMaxBytes?: number
@@ -62,9 +66,13 @@ export interface RelayConfig {
   readonly timeoutMs: number
   /**
    * How long a claimed message is left to its claimer before another instance may send it again
-   * (the claimer died): longer than an attempt plus the time to record its outcome on a busy database.
+   * (the claimer died). The claimer renews it every `heartbeatMs` while the attempt runs.
    */
   readonly leaseMs: number
+  /** How often the relay renews the leases of the messages it holds. */
+  readonly heartbeatMs: number
+  /** Where webhooks may go (outbox/guard.ts). */
+  readonly targets: TargetPolicy
   /** Messages in flight at once per process. */
   readonly concurrency: number
   /** How often the relay looks for due messages when nothing woke it. */
@@ -188,6 +196,13 @@ export const loadConfig = (env: Env = process.env): Config => {
   const headersTimeoutMs = read('HEADERS_TIMEOUT_MS', keepAliveTimeoutMs + 1000, 1)
   if (headersTimeoutMs > requestTimeoutMs) problems.push('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS.')
   const timeoutMs = read('WEBHOOK_TIMEOUT_MS', 5000, 1)
+  let guards: ReturnType<typeof guardSettings> | undefined
+  try {
+    guards = guardSettings(env, development, env['CATCH_ALL_URL'] === '' ? undefined : env['CATCH_ALL_URL'])
+  } catch (e) {
+    problems.push(e instanceof Error ? e.message : String(e))
+  }
+  if (guards === undefined) throw new ConfigError(problems)
   const config: Config = {
     mode: development ? 'development' : 'production',
     host,
@@ -213,11 +228,12 @@ export const loadConfig = (env: Env = process.env): Config => {
       baseDelayMs: read('WEBHOOK_BASE_DELAY_MS', 1000, 1),
       maxDelayMs: read('WEBHOOK_MAX_DELAY_MS', 10 * 60_000, 1),
       timeoutMs,
-      leaseMs: read('WEBHOOK_LEASE_MS', timeoutMs + 30_000, 1),
+      ...guards.relay,
       concurrency: read('WEBHOOK_CONCURRENCY', 16, 1),
       pollMs: read('WEBHOOK_POLL_MS', 500, 1),
       maxResponseBytes: read('WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0)
     },
+    form: guards.form,
     // ocr (POST /bank/ocr)
     ocrMaxBytes: read('OCR_MAX_BYTES', 8 * 1024 * 1024, 1)
   }
@@ -269,7 +285,63 @@ const databasePassword = (url: string): ReadonlyArray<string> => {
   return [...out, ...decoded]
 }
 
-const mask = (s: string): string => (s.length <= 4 ? '****' : `${s.slice(0, 4)}…(${String(s.length)} chars)`)
+// -------------------------------------------------------------------------------------
+// Settings of the webhook guard, the relay's leases and the hosted form's tokens (one block:
+// WEBHOOK_ALLOW_NETWORKS, WEBHOOK_LEASE_MS, WEBHOOK_HEARTBEAT_MS, FORM_SECRET, FORM_TOKEN_TTL_S;
+// docs/service.md). `development` is the development mode of the rest of this file.
+// -------------------------------------------------------------------------------------
+
+export interface FormConfig {
+  /** The key of the form's action tokens (HMAC-SHA256); one per deployment, shared by its instances. */
+  readonly secret: string
+  /** How long a token issued with the page is accepted. */
+  readonly tokenTtlMs: number
+}
+
+/** The development key of the form's tokens: refused outside development. */
+export const devFormSecret = 'dev-form-secret-do-not-use-in-production'
+
+/** Reads the block's settings; throws with a sentence naming the variable when one is wrong or missing. */
+export const guardSettings = (
+  env: Env,
+  development: boolean,
+  catchAllUrl: string | undefined
+): { readonly relay: Pick<RelayConfig, 'leaseMs' | 'heartbeatMs' | 'targets'>; readonly form: FormConfig } => {
+  const networks = env['WEBHOOK_ALLOW_NETWORKS']
+  const allowNetworks = networks === undefined ? (development ? loopbackNetworks : []) : list(networks)
+  for (const n of allowNetworks) {
+    try {
+      parseNetwork(n)
+    } catch (e) {
+      throw new Error(`WEBHOOK_ALLOW_NETWORKS: ${e instanceof Error ? e.message : String(e)}.`)
+    }
+  }
+  const targets: TargetPolicy = { allowHttp: development, allowNetworks }
+  if (catchAllUrl !== undefined) {
+    let refused: string | undefined
+    try {
+      refused = urlRefusal(new URL(catchAllUrl), guardOf(targets))
+    } catch {
+      refused = 'not a url'
+    }
+    if (refused !== undefined) throw new Error(`CATCH_ALL_URL is refused: ${refused}.`)
+  }
+  const heartbeatMs = int(env, 'WEBHOOK_HEARTBEAT_MS', 1000, 10)
+  const leaseMs = int(env, 'WEBHOOK_LEASE_MS', 4000, 1)
+  if (leaseMs < 2 * heartbeatMs) {
+    throw new Error(`WEBHOOK_LEASE_MS (${String(leaseMs)}) must be at least twice WEBHOOK_HEARTBEAT_MS (${String(heartbeatMs)}): a lease must outlive a missed heartbeat.`)
+  }
+  const secret = env['FORM_SECRET']
+  if (!development && (secret === undefined || secret === devFormSecret || secret.length < 32)) {
+    throw new Error('FORM_SECRET must be set outside development: at least 32 random characters (e.g. openssl rand -base64 32), not the development value.')
+  }
+  return {
+    relay: { leaseMs, heartbeatMs, targets },
+    form: { secret: secret ?? devFormSecret, tokenTtlMs: int(env, 'FORM_TOKEN_TTL_S', 30 * 60, 1) * 1000 }
+  }
+}
+
+const mask = (s: string): string => `set (${String(s.length)} chars)`
 
 /** The settings as printed at start: secrets masked, development defaults flagged. */
 export const describeConfig = (c: Config): Record<string, unknown> => ({
@@ -290,5 +362,6 @@ export const describeConfig = (c: Config): Record<string, unknown> => ({
   rateLimit: c.rateLimit.points === 0 ? 'off' : `${String(c.rateLimit.points)} requests per key per ${String(c.rateLimit.windowS)} s (per instance)`,
   metrics: c.metricsKeys.length === 0 ? 'off (no METRICS_KEYS)' : c.metricsKeys.includes(devMetricsKey) ? `on, development key "${devMetricsKey}"` : 'on',
   maxTransactionAttempts: c.maxTransactionAttempts,
-  relay: c.relay
+  relay: c.relay,
+  form: { secret: c.form.secret === devFormSecret ? 'development default' : mask(c.form.secret), tokenTtlMs: c.form.tokenTtlMs }
 })

@@ -24,6 +24,7 @@ import { bankOcr } from './routes/ocr.js'
 import { defaultNow, defaultPaymentId, type Deps } from './routes/context.js'
 import { showForm, submitForm } from './routes/form.js'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import type { CardGateway } from './routes/gateway.js'
 
 export interface Service {
   readonly server: Server
@@ -46,6 +47,8 @@ export interface ServiceOptions {
   readonly rules?: Rules
   /** When given, the time spent in the rules is added to `ms` (the benchmark's profile). */
   readonly profile?: Spent
+  /** The card gateway of live payments' forms (routes/gateway.ts); none: the form refuses them. */
+  readonly liveCardGateway?: CardGateway
 }
 
 const requestIdOf = (req: IncomingMessage): string => {
@@ -94,8 +97,10 @@ export const createService = async (config: Config, options: ServiceOptions = {}
   const base = options.rules ?? paysplitRules
   const rules = options.profile !== undefined ? timedRules(base, options.profile) : base
   const metrics = createMetrics(db)
-  const relay = new Relay(db, config.relay, config.webhookSecret, log, rules.webhookMessage, (outcome) => {
-    metrics.attempt(outcome)
+  const relay = new Relay(db, config.relay, config.webhookSecret, log, rules.webhookMessage, {
+    onAttempt: (attempt) => {
+      metrics.attempt(attempt.outcome)
+    }
   })
   const limit = rateLimiter(config)
   let stopping = false
@@ -120,7 +125,8 @@ export const createService = async (config: Config, options: ServiceOptions = {}
       relay.kick()
     },
     now: options.now ?? defaultNow,
-    newPaymentId: options.newPaymentId ?? defaultPaymentId
+    newPaymentId: options.newPaymentId ?? defaultPaymentId,
+    ...(options.liveCardGateway !== undefined ? { liveCardGateway: options.liveCardGateway } : {})
   }
 
   const route = async (req: IncomingMessage, requestId: string): Promise<Reply> => {

@@ -6,6 +6,7 @@ import type { Config } from '../config.js'
 import type { Db } from '../db/db.js'
 import type { Logger } from '../log.js'
 import type { Rules } from '../paysplit.js'
+import type { CardGateway } from './gateway.js'
 
 export interface Deps {
   readonly db: Db
@@ -18,6 +19,8 @@ export interface Deps {
   /** The clock: an ISO 8601 UTC timestamp with milliseconds. */
   readonly now: () => string
   readonly newPaymentId: () => string
+  /** The card gateway of live (production) payments; none: the form refuses them (./gateway.ts). */
+  readonly liveCardGateway?: CardGateway
 }
 
 export const defaultNow = (): string => new Date().toISOString()
