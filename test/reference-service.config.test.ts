@@ -18,6 +18,7 @@ const good = (): Record<string, string> => ({
   API_KEYS: `${key()},${key()}`,
   BANK_API_KEYS: key(),
   WEBHOOK_SECRET: secret(),
+  FORM_SECRET: key() + key(),
   DATABASE_URL: 'postgres://svc:s3cret-pass@db.internal:5432/payments'
 })
 
@@ -42,7 +43,7 @@ describe('development mode: DEV_MODE=1, never with NODE_ENV=production, loopback
 
   it('NODE_ENV=production turns DEV_MODE off: no defaults, and the message says why', () => {
     const problems = problemsOf({ DEV_MODE: '1', NODE_ENV: 'production' })
-    expect(problems.join(' ')).toMatch(/Missing API_KEYS, BANK_API_KEYS, WEBHOOK_SECRET, DATABASE_URL or PGLITE_DIR/)
+    expect(problems.join(' ')).toMatch(/Missing API_KEYS, BANK_API_KEYS, WEBHOOK_SECRET, FORM_SECRET, DATABASE_URL or PGLITE_DIR/)
     expect(problems.join(' ')).toMatch(/NODE_ENV=production turns DEV_MODE off/)
   })
 
@@ -69,6 +70,7 @@ describe('outside development mode: every credential and a durable database, str
     ['API_KEYS', 'API_KEYS'],
     ['BANK_API_KEYS', 'BANK_API_KEYS'],
     ['WEBHOOK_SECRET', 'WEBHOOK_SECRET'],
+    ['FORM_SECRET', 'FORM_SECRET'],
     ['DATABASE_URL', 'DATABASE_URL or PGLITE_DIR']
   ])('without %s: refused, naming it', (name, named) => {
     const env = { ...good(), [name]: '' }
@@ -76,7 +78,7 @@ describe('outside development mode: every credential and a durable database, str
   })
 
   it('nothing set: every missing setting named in one sentence', () => {
-    expect(problemsOf({})).toEqual([expect.stringMatching(/^Missing API_KEYS, BANK_API_KEYS, WEBHOOK_SECRET, DATABASE_URL or PGLITE_DIR \(a durable database\)/)])
+    expect(problemsOf({})).toEqual([expect.stringMatching(/^Missing API_KEYS, BANK_API_KEYS, WEBHOOK_SECRET, FORM_SECRET, DATABASE_URL or PGLITE_DIR \(a durable database\)/)])
   })
 
   const cases: ReadonlyArray<readonly [string, Record<string, string>, RegExp]> = [

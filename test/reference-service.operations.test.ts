@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devMetricsKey } from '../docs/examples/service/config.js'
 import { routeOf } from '../docs/examples/service/metrics.js'
 import { cardRequest } from './http.fixtures.js'
-import { bank, call, eventually, Receiver, startService, testDb, type Running, type TestDb } from './reference-service.fixtures.js'
+import { bank, call, eventually, postForm, Receiver, startService, testDb, type Running, type TestDb } from './reference-service.fixtures.js'
 
 let database: TestDb
 let running: Running
@@ -63,7 +63,7 @@ describe('/metrics: Prometheus text behind the metrics key', () => {
     expect((await call(running.base, 'GET', `/payments/${id}`)).status).toBe(200)
     expect((await call(running.base, 'GET', '/payments/00000000-0000-4000-8000-000000000000')).status).toBe(404)
     expect((await call(running.base, 'POST', `/payments/${id}/charge`)).status).toBe(409)
-    const form = await fetch(`${running.base}/pay/${id}/complete`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' })
+    const form = await postForm(running.base, id, 'complete')
     expect(form.status).toBe(303)
     expect((await call(running.base, 'POST', `/payments/${id}/charge`)).status).toBe(200)
 
@@ -116,7 +116,7 @@ describe('/metrics: Prometheus text behind the metrics key', () => {
   })
 
   it('without METRICS_KEYS outside development, /metrics is off: 404', async () => {
-    const off = await startService(database.db, { DEV_MODE: '0', API_KEYS: 'a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6', BANK_API_KEYS: 'b1c2d3e4f5g6h7i8j9k0l1m2n3o4p5q6', WEBHOOK_SECRET: `whsec_${Buffer.from('0123456789abcdefghijklmnopqrstuv').toString('base64')}`, PGLITE_DIR: '/nonexistent-unused' })
+    const off = await startService(database.db, { DEV_MODE: '0', API_KEYS: 'a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6', BANK_API_KEYS: 'b1c2d3e4f5g6h7i8j9k0l1m2n3o4p5q6', WEBHOOK_SECRET: `whsec_${Buffer.from('0123456789abcdefghijklmnopqrstuv').toString('base64')}`, FORM_SECRET: 'f1g2h3i4j5k6l7m8n9o0p1q2r3s4t5u6', PGLITE_DIR: '/nonexistent-unused' })
     try {
       expect((await scrape(off.base)).status).toBe(404)
     } finally {

@@ -61,6 +61,7 @@ const production = (dir: string): Record<string, string> => ({
   API_KEYS: key(),
   BANK_API_KEYS: key(),
   WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
+  FORM_SECRET: randomBytes(32).toString('base64url'),
   PGLITE_DIR: dir,
   PORT: '0'
 })
@@ -159,7 +160,7 @@ describe('refused configurations: exit 78 and every problem named, before anythi
     const r = await runToExit({})
     expect(r.code).toBe(78)
     expect(r.stderr).toMatch(/refuses to start/)
-    expect(r.stderr).toMatch(/Missing API_KEYS, BANK_API_KEYS, WEBHOOK_SECRET, DATABASE_URL or PGLITE_DIR/)
+    expect(r.stderr).toMatch(/Missing API_KEYS, BANK_API_KEYS, WEBHOOK_SECRET, FORM_SECRET, DATABASE_URL or PGLITE_DIR/)
     const line = JSON.parse(r.stdout.trim().split('\n')[0] ?? '{}') as { msg?: string; problems?: ReadonlyArray<string> }
     expect(line.msg).toBe('configuration refused')
     expect(line.problems).toHaveLength(1)

@@ -166,6 +166,7 @@ export const loadConfig = (env: Env = process.env): Config => {
       ...(apiKeys.length === 0 ? ['API_KEYS'] : []),
       ...(bankKeys.length === 0 ? ['BANK_API_KEYS'] : []),
       ...(secret === undefined ? ['WEBHOOK_SECRET'] : []),
+      ...(env['FORM_SECRET'] === undefined || env['FORM_SECRET'] === '' ? ['FORM_SECRET'] : []),
       ...(databaseUrl === undefined && pgliteDir === undefined ? ['DATABASE_URL or PGLITE_DIR (a durable database)'] : [])
     ]
     if (missing.length > 0) {
@@ -196,13 +197,7 @@ export const loadConfig = (env: Env = process.env): Config => {
   const headersTimeoutMs = read('HEADERS_TIMEOUT_MS', keepAliveTimeoutMs + 1000, 1)
   if (headersTimeoutMs > requestTimeoutMs) problems.push('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS.')
   const timeoutMs = read('WEBHOOK_TIMEOUT_MS', 5000, 1)
-  let guards: ReturnType<typeof guardSettings> | undefined
-  try {
-    guards = guardSettings(env, development, env['CATCH_ALL_URL'] === '' ? undefined : env['CATCH_ALL_URL'])
-  } catch (e) {
-    problems.push(e instanceof Error ? e.message : String(e))
-  }
-  if (guards === undefined) throw new ConfigError(problems)
+  const guards = guardSettings(env, development, env['CATCH_ALL_URL'] === '' ? undefined : env['CATCH_ALL_URL'], problems)
   const config: Config = {
     mode: development ? 'development' : 'production',
     host,
@@ -301,21 +296,28 @@ export interface FormConfig {
 /** The development key of the form's tokens: refused outside development. */
 export const devFormSecret = 'dev-form-secret-do-not-use-in-production'
 
-/** Reads the block's settings; throws with a sentence naming the variable when one is wrong or missing. */
+/**
+ * Reads the block's settings. Each problem is a sentence naming its variable (never its value):
+ * pushed onto `problems` when given (loadConfig lists them with the others), else the first is
+ * thrown. An absent FORM_SECRET outside development is loadConfig's "Missing …" sentence.
+ */
 export const guardSettings = (
   env: Env,
   development: boolean,
-  catchAllUrl: string | undefined
+  catchAllUrl: string | undefined,
+  problems?: Array<string>
 ): { readonly relay: Pick<RelayConfig, 'leaseMs' | 'heartbeatMs' | 'targets'>; readonly form: FormConfig } => {
+  const found: Array<string> = []
   const networks = env['WEBHOOK_ALLOW_NETWORKS']
-  const allowNetworks = networks === undefined ? (development ? loopbackNetworks : []) : list(networks)
-  for (const n of allowNetworks) {
+  const allowNetworks = (networks === undefined ? (development ? loopbackNetworks : []) : list(networks)).filter((n) => {
     try {
       parseNetwork(n)
+      return true
     } catch (e) {
-      throw new Error(`WEBHOOK_ALLOW_NETWORKS: ${e instanceof Error ? e.message : String(e)}.`)
+      found.push(`WEBHOOK_ALLOW_NETWORKS: ${e instanceof Error ? e.message : String(e)}.`)
+      return false
     }
-  }
+  })
   const targets: TargetPolicy = { allowHttp: development, allowNetworks }
   if (catchAllUrl !== undefined) {
     let refused: string | undefined
@@ -324,20 +326,32 @@ export const guardSettings = (
     } catch {
       refused = 'not a url'
     }
-    if (refused !== undefined) throw new Error(`CATCH_ALL_URL is refused: ${refused}.`)
+    if (refused !== undefined) found.push(`CATCH_ALL_URL is refused: ${refused}.`)
   }
-  const heartbeatMs = int(env, 'WEBHOOK_HEARTBEAT_MS', 1000, 10)
-  const leaseMs = int(env, 'WEBHOOK_LEASE_MS', 4000, 1)
+  const read = (name: string, fallback: number, min: number): number => {
+    try {
+      return int(env, name, fallback, min)
+    } catch (e) {
+      found.push(...(e instanceof ConfigError ? e.problems : [String(e)]))
+      return fallback
+    }
+  }
+  const heartbeatMs = read('WEBHOOK_HEARTBEAT_MS', 1000, 10)
+  const leaseMs = read('WEBHOOK_LEASE_MS', 4000, 1)
   if (leaseMs < 2 * heartbeatMs) {
-    throw new Error(`WEBHOOK_LEASE_MS (${String(leaseMs)}) must be at least twice WEBHOOK_HEARTBEAT_MS (${String(heartbeatMs)}): a lease must outlive a missed heartbeat.`)
+    found.push(`WEBHOOK_LEASE_MS (${String(leaseMs)}) must be at least twice WEBHOOK_HEARTBEAT_MS (${String(heartbeatMs)}): a lease must outlive a missed heartbeat.`)
   }
-  const secret = env['FORM_SECRET']
-  if (!development && (secret === undefined || secret === devFormSecret || secret.length < 32)) {
-    throw new Error('FORM_SECRET must be set outside development: at least 32 random characters (e.g. openssl rand -base64 32), not the development value.')
+  const secret = env['FORM_SECRET'] === '' ? undefined : env['FORM_SECRET']
+  const absentOnly = secret === undefined && problems !== undefined
+  if (!development && !absentOnly && (secret === undefined || secret === devFormSecret || secret.length < 32)) {
+    found.push('FORM_SECRET must be set outside development: at least 32 random characters (e.g. openssl rand -base64 32), not the development value.')
   }
+  const tokenTtlMs = read('FORM_TOKEN_TTL_S', 30 * 60, 1) * 1000
+  if (problems !== undefined) problems.push(...found)
+  else if (found.length > 0) throw new Error(found[0])
   return {
     relay: { leaseMs, heartbeatMs, targets },
-    form: { secret: secret ?? devFormSecret, tokenTtlMs: int(env, 'FORM_TOKEN_TTL_S', 30 * 60, 1) * 1000 }
+    form: { secret: secret ?? devFormSecret, tokenTtlMs }
   }
 }
 
