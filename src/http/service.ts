@@ -19,6 +19,7 @@ import { kid as kidNumber } from '../kid.js'
 import type { Payment, PaymentState } from '../payment.js'
 import type { Customer, MoneySplitPatch } from '../codecs/requests.js'
 import { admitState, trustAfter } from '../trustedState.js'
+import { checkIdempotencyKey, rememberOutcome } from './idempotency.js'
 import { hasOwn, isObject, own } from './own.js'
 import { handleRead } from './reads.js'
 import { errorResponse, mismatchResponse, notFound, successResponse, type HttpResponse } from './responses.js'
@@ -52,6 +53,11 @@ export interface HttpRequest {
   /** The request target: a path, optionally with a query string (read by `GET /payments` only). */
   readonly path: string
   readonly body?: unknown
+  /**
+   * Request headers, lower-case names (own properties only). `handle` reads `idempotency-key` on
+   * `POST` routes (docs/rules.md C13) and nothing else.
+   */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /**
@@ -66,6 +72,11 @@ export interface HandleContext {
   /** Needed by a create of a new invoice; ignored otherwise (an idempotent repeat included). */
   readonly kid?: string
   readonly catchAllUrl?: string
+  /**
+   * Whose `idempotency-key`s these are (docs/rules.md C13): the caller as the service knows it,
+   * e.g. the id of its API key (never the key itself). Absent: one scope shared by every caller.
+   */
+  readonly idempotencyScope?: string
 }
 
 /** The outcome of {@link handle}: the new world, the response, and the webhooks to send. */
@@ -264,10 +275,13 @@ export const handle = (world: World, request: HttpRequest, ctx: HandleContext): 
     if (isReadRoute(route)) return [world, handleRead(world, route), []]
     const checked = checkContext(ctx, route.name === 'createPayment')
     if (E.isLeft(checked)) return [world, errorResponse(route.name, checked.left), []]
+    // safe retries (docs/rules.md C13): the key is checked after the route and the context
+    const keyed = checkIdempotencyKey(world, request, ctx, route.name, checked.right.at)
+    if (keyed.kind === 'answer') return [world, keyed.response, []]
     const body = own(request, 'body')
-    return route.name === 'createPayment'
-      ? handleCreate(world, body, checked.right)
-      : handlePayment(world, route, body, checked.right)
+    const [next, response, deliveries] =
+      route.name === 'createPayment' ? handleCreate(world, body, checked.right) : handlePayment(world, route, body, checked.right)
+    return [rememberOutcome(keyed, world, next, response), response, deliveries]
   } catch {
     return [world, errorResponse(undefined, unreadable), []]
   }
