@@ -38,6 +38,8 @@ Options:
   --max-commands N     longest sequence (default 12)
   --kinds K            card, invoice or card,invoice (default both)
   --no-races           do not send the same request twice at once
+  --retries N          send every POST with an Idempotency-Key, then N more times with
+                       the same key: each resend must get the first answer (default 0)
   --compare-messages   compare human-readable messages too
   --json FILE          write the report as JSON to FILE
   --help               this text`
@@ -58,6 +60,7 @@ const sender =
     const headers: Record<string, string> = { accept: 'application/json' }
     if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`
     if (request.body !== undefined) headers['content-type'] = 'application/json'
+    Object.assign(headers, request.headers)
     const res = await fetch(base + request.path, {
       method: request.method,
       headers,
@@ -143,6 +146,7 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
         'max-commands': { type: 'string' },
         kinds: { type: 'string' },
         'no-races': { type: 'boolean' },
+        retries: { type: 'string' },
         'compare-messages': { type: 'boolean' },
         json: { type: 'string' },
         help: { type: 'boolean' }
@@ -175,6 +179,7 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
     const kinds = str('kinds')?.split(',').map((k) => k.trim())
     if (kinds !== undefined && (kinds.length === 0 || kinds.some((k) => k !== 'card' && k !== 'invoice'))) throw new UsageError(`--kinds takes card, invoice or card,invoice, got "${String(str('kinds'))}".`)
     const maxCommands = int('max-commands', str('max-commands'), 1)
+    const retries = int('retries', str('retries'), 0)
     const graceMs = int('grace', str('grace'), 0)
     const port = int('webhook-port', str('webhook-port'), 0)
     const secret = str('webhook-secret')
@@ -200,6 +205,7 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
       ...(seed !== undefined ? { seed } : {}),
       ...(str('path') !== undefined ? { path: str('path') } : {}),
       ...(maxCommands !== undefined ? { maxCommands } : {}),
+      ...(retries !== undefined ? { retries } : {}),
       ...(kinds !== undefined ? { kinds: kinds as PaymentKind[] } : {}),
       ...(values['compare-messages'] === true ? { compareMessages: true } : {}),
       ...(receiver !== undefined ? { webhookReceiver: receiver } : {})
@@ -214,6 +220,7 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
       webhooks ? '--webhooks' : '',
       values['no-races'] === true ? '--no-races' : '',
       maxCommands !== undefined ? `--max-commands ${String(maxCommands)}` : '',
+      retries !== undefined && retries > 0 ? `--retries ${String(retries)}` : '',
       kinds !== undefined ? `--kinds ${kinds.join(',')}` : '',
       str('api-key') !== undefined ? '--api-key "$API_KEY"' : ''
     ].filter((s) => s !== '')

@@ -14,6 +14,7 @@ import { commandArbs } from './commands.js'
 import { clockOf, Mismatch, UNKNOWN_ID, type Model, type Real } from './model.js'
 import { field, replaceAll } from './normalise.js'
 import { describeReport } from './report.js'
+import { withRetries } from './retries.js'
 import type { CheckServiceOptions, ConformanceReport, ReportedStep } from './types.js'
 import { checkReceived } from './webhookCheck.js'
 
@@ -114,7 +115,7 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
       try {
         await options.reset?.()
         const seen = options.receivedWebhooks === undefined ? 0 : (await options.receivedWebhooks()).length
-        const real: Real = { sut: options, reads, seen }
+        const real: Real = { sut: withRetries(options, options.retries ?? 0, tag), reads, seen }
         await fc.asyncModelRun(() => ({ model, real }), cmds)
         await checkReceived(model, real)
         options.onRun?.(runs, true)

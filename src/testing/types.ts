@@ -11,6 +11,11 @@ export interface ServiceRequest {
   /** Path relative to the service's base url, e.g. `/payments/{id}/cancel`. */
   readonly path: string
   readonly body?: unknown
+  /**
+   * Request headers to send, lower-case names: the runner's retry mode (`retries`) puts an
+   * `idempotency-key` on every `POST`. A `send` passes them on as they are.
+   */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /** The service's answer: the status code and the body parsed from JSON (`undefined` if empty). */
@@ -113,6 +118,13 @@ export interface CheckServiceOptions extends ServiceUnderTest {
    * answers of either order. Default false. Finds lost updates (docs/testing.md, "Races").
    */
   readonly races?: boolean
+  /**
+   * Safe retries (docs/testing.md, "Retries"): send every `POST` with an `idempotency-key` of its
+   * own, then send it again this many times with the same key, and fail the run when a resend's
+   * answer (status and body) is not exactly the first one. Anything applied twice shows in the
+   * answers and webhooks compared afterwards. Default 0: no keys, no resends.
+   */
+  readonly retries?: number
   /** Called after each run (a command sequence), shrinking runs included, with whether it passed. */
   readonly onRun?: (run: number, passed: boolean) => void
 }
