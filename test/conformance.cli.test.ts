@@ -76,8 +76,8 @@ const replayArgs = (replay: string): ReadonlyArray<string> =>
 
 /** Webhook deliveries of the bugs: what a handler stores with the state change. */
 const mapDeliveries = (f: (ds: Handled[2]) => Handled[2]): Handler => (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  return [after, response, f(deliveries)]
+  const [after, response, deliveries, events] = handle(world, request, ctx)
+  return [after, response, f(deliveries), events]
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
@@ -118,8 +118,8 @@ const planted: ReadonlyArray<readonly [name: string, make: () => ServerOptions, 
     'a wrong status code: a refused charge answers 400',
     () => ({
       handler: (world, request, ctx) => {
-        const [after, response, deliveries] = handle(world, request, ctx)
-        return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries]
+        const [after, response, deliveries, events] = handle(world, request, ctx)
+        return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries, events]
       }
     }),
     [],

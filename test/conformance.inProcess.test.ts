@@ -437,7 +437,7 @@ describe('checkService in process: broken services', () => {
     const cancelInvoice: Handler = (world, request, ctx) => {
       const p = paymentOf(world, request.path)
       if (request.path.endsWith('/cancel') && p?.kind === 'invoice' && p.status === 'Initiated') {
-        return [world, { status: 200, body: { success: true, response: 'Cancelled.' } } as unknown as Handled[1], []]
+        return [world, { status: 200, body: { success: true, response: 'Cancelled.' } } as unknown as Handled[1], [], []]
       }
       return handle(world, request, ctx)
     }
@@ -464,7 +464,7 @@ describe('checkService in process: broken services', () => {
     const chargeImmediately: Handler = (world, request, ctx) => {
       const p = paymentOf(world, request.path)
       if (request.path.endsWith('/charge') && p?.chargeImmediately === true && p.status === 'Initiated') {
-        return [world, { status: 200, body: { success: true, response: 'Charged.' } } as unknown as Handled[1], []]
+        return [world, { status: 200, body: { success: true, response: 'Charged.' } } as unknown as Handled[1], [], []]
       }
       return handle(world, request, ctx)
     }
@@ -508,7 +508,7 @@ describe('checkService in process: broken services', () => {
       const out = handle(world, request, ctx)
       if (request.path !== '/payments') return out
       if (out[1].status === 201) first ??= out[1].body
-      return out[1].status === 200 ? [out[0], { ...out[1], body: first } as Handled[1], out[2]] : out
+      return out[1].status === 200 ? [out[0], { ...out[1], body: first } as Handled[1], out[2], out[3]] : out
     }
     expect(summary(await check({ handler, onReset: () => (first = undefined) }, { kinds: ['card'] }))).toStrictEqual({
       numRuns: 10,

@@ -113,10 +113,11 @@ describe('a retry (C13: the same key and request → the stored response, nothin
     const [world, first, deliveries] = handle(emptyWorld, create('k-1', invoiceRequest()), ctxOf(at0, 1, { kid: KID }))
     expect(first.status).toBe(201)
     expect(deliveries.length).toBeGreaterThan(0)
-    const [again, second, none] = handle(world, create('k-1', invoiceRequest()), ctxOf(atOf(5), 2, { kid: OTHER_KID }))
+    const [again, second, none, events] = handle(world, create('k-1', invoiceRequest()), ctxOf(atOf(5), 2, { kid: OTHER_KID }))
     expect(second).toStrictEqual(first)
     expect(again).toBe(world)
     expect(none).toStrictEqual([])
+    expect(events).toStrictEqual([])
   })
 
   it('a stored refusal (4xx) is answered again, even after the payment appeared', () => {
@@ -303,10 +304,11 @@ const runSteps = (steps: ReadonlyArray<Step>, retry: boolean): { world: World; a
     answers.push({ response, deliveries: deliveries.length })
     if (!retry || !step.keyed) return
     for (let s = 1; s < step.sends; s++) {
-      const [again, resent, none] = handle(world, request, ctx(s))
+      const [again, resent, none, noEvents] = handle(world, request, ctx(s))
       expect(resent).toStrictEqual(response)
       expect(again).toBe(world)
       expect(none).toStrictEqual([])
+      expect(noEvents).toStrictEqual([])
     }
   })
   return { world, answers }
@@ -333,7 +335,7 @@ describe('properties of safe retries (C13)', () => {
         const i = keyedSteps[pick % keyedSteps.length] as number
         const step = steps[i] as Exclude<Step, { t: 'form' }>
         const first = answers[i] as Answer
-        const [after, response, deliveries] = handle(world, requestOf(step, i), {
+        const [after, response, deliveries, events] = handle(world, requestOf(step, i), {
           at: plus(atOf(i * 10), later),
           paymentReferenceID: idOf(99),
           kid: OTHER_KID
@@ -343,6 +345,7 @@ describe('properties of safe retries (C13)', () => {
           expect(response).toStrictEqual(first.response)
           expect(after).toBe(world)
           expect(deliveries).toStrictEqual([])
+          expect(events).toStrictEqual([])
         }
       })
     )
@@ -359,10 +362,11 @@ describe('properties of safe retries (C13)', () => {
         const other = requestOf({ ...otherStep, keyed: true }, 0)
         const differs = other.path !== record.path || JSON.stringify(other.body) !== JSON.stringify(record.body)
         fc.pre(differs)
-        const [after, response, deliveries] = handle(world, { ...other, headers: { 'idempotency-key': record.key } }, ctxOf(plus(record.at, 1), 50))
+        const [after, response, deliveries, events] = handle(world, { ...other, headers: { 'idempotency-key': record.key } }, ctxOf(plus(record.at, 1), 50))
         expect(response.status).toBe(409)
         expect(after).toBe(world)
         expect(deliveries).toStrictEqual([])
+        expect(events).toStrictEqual([])
       })
     )
   })
