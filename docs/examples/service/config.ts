@@ -31,6 +31,9 @@ export interface Config {
   /** Runs of a request's transaction that lose a race before the answer is 409 ConcurrentModification. */
   readonly maxTransactionAttempts: number
   readonly relay: RelayConfig
+  // -- safe retries (idem: docs/service.md, "Safe retries") --
+  /** How long a request waits for another with the same Idempotency-Key before 409 IdempotencyKeyInFlight. */
+  readonly idempotencyWaitMs: number
 }
 
 export interface RelayConfig {
@@ -105,6 +108,8 @@ export const loadConfig = (env: Env = process.env): Config => {
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1024 * 1024, 1),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1),
     maxTransactionAttempts: int(env, 'MAX_TRANSACTION_ATTEMPTS', 12, 1),
+    // -- safe retries (idem) --
+    idempotencyWaitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 5000, 1),
     relay: {
       enabled: env['RELAY'] !== 'off',
       maxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 8, 1),
