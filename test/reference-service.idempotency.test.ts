@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../docs/examples/service/config.js'
 import { scopeOf } from '../docs/examples/service/db/idempotency.js'
 import { createService, type Service } from '../docs/examples/service/server.js'
+import { checkService } from '../src/testing.js'
 import { cardRequest } from './http.fixtures.js'
 import { testDb, testEnv, type TestDb } from './reference-service.fixtures.js'
 
@@ -125,5 +126,22 @@ describe('the reference service keeps Idempotency-Keys', () => {
     // that use stored its answer again, and removed every other key of 24 hours ago
     expect(await count('SELECT count(*) AS n FROM idempotency_keys')).toBe(1)
     expect(before).toBeGreaterThan(1)
+  })
+
+  it('passes the conformance runner in retry mode: every POST resent with its key gets its first answer', async () => {
+    const report = await checkService({
+      send: async ({ method, path, body, headers }) => {
+        tick()
+        const r = await send(base, method, path, { ...(body !== undefined ? { body } : {}), ...(headers?.['idempotency-key'] !== undefined ? { key: headers['idempotency-key'] } : {}) })
+        return { status: r.status, body: r.body as unknown }
+      },
+      completeForm: (id) => fetch(`${base}/pay/${id}/complete`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }),
+      retries: 2,
+      numRuns: 15,
+      seed: 11,
+      runId: 'service-retries'
+    })
+    expect(report.ok ? '' : report.counterexample).toBe('')
+    expect(await count(`SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE $1`, [`${report.prefix}%`])).toBeGreaterThan(15)
   })
 })
