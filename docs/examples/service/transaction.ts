@@ -51,7 +51,9 @@ const raceConstraints: ReadonlySet<string> = new Set([
   'payments_pkey',
   'payments_external_reference_unique',
   'customers_pkey',
-  'payment_events_pkey'
+  'payment_events_pkey',
+  // a key another process stored first (its lock makes this rare): the next run answers its row
+  'idempotency_keys_pkey'
 ])
 const OPEN_KID = 'payments_open_kid_unique'
 
