@@ -214,6 +214,18 @@ describe('24 hours (C13: a key is kept 24 hours from the at of its first use)', 
     expect(w2.payments.size).toBe(2)
   })
 
+  it('requests without a key keep the world’s keys: a later retry is still answered from them', () => {
+    const cancel = keyed('POST', `/payments/${idOf(1)}/cancel`, 'k-cancel')
+    const [w1] = handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, ctxOf(at0))
+    const [w2, first] = handle(w1, cancel, ctxOf(atOf(1)))
+    const [w3] = handle(w2, { method: 'POST', path: '/payments', body: cardRequest({ externalPaymentReferenceID: 'order-2' }) }, ctxOf(atOf(2), 2))
+    expect(w3.payments.size).toBe(2)
+    expect(w3.idempotencyKeys).toBe(w2.idempotencyKeys)
+    const [w4, again] = handle(w3, cancel, ctxOf(atOf(3)))
+    expect(again).toStrictEqual(first)
+    expect(w4).toBe(w3)
+  })
+
   it('POST /payments without the header keeps its idempotency by externalPaymentReferenceID', () => {
     const [w1] = handle(emptyWorld, create('k-1'), ctxOf(at0))
     const [w2, repeat] = handle(w1, create('k-2'), ctxOf(atOf(1), 2))
