@@ -56,6 +56,8 @@ export const lockParams = (k: KeyOfRequest): ReadonlyArray<unknown> => [LOCK_NAM
  * that holds it (one with the same key, still running): then {@link KeyInFlight}.
  */
 export const lockKey = async (tx: Queryable, k: KeyOfRequest, waitMs: number): Promise<void> => {
+  // the wait bounds this lock only: the transaction's own lock_timeout is put back after it
+  const prior = (await tx.query<{ v: string }>("SELECT current_setting('lock_timeout') AS v")).rows[0]?.v
   await tx.query("SELECT set_config('lock_timeout', $1, true)", [`${String(waitMs)}ms`])
   try {
     await tx.query(lockSql, [...lockParams(k)])
@@ -64,7 +66,7 @@ export const lockKey = async (tx: Queryable, k: KeyOfRequest, waitMs: number): P
     if (isSqlError(e) && e.code === '55P03') throw new KeyInFlight()
     throw e
   }
-  await tx.query("SELECT set_config('lock_timeout', '0', true)")
+  await tx.query("SELECT set_config('lock_timeout', $1, true)", [prior ?? '0'])
 }
 
 interface KeyRow {
