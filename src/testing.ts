@@ -19,6 +19,8 @@ export {
   uuidArb
 } from './testing/arbitraries.js'
 export type { InvalidRequest, RequestOptions, Scenario, ScenarioOptions } from './testing/arbitraries.js'
+export { ocrGiroFileArb, ocrGiroText } from './testing/ocr.js'
+export type { OcrGiroFile, OcrGiroFileOptions, OcrTextOptions } from './testing/ocr.js'
 
 // the decider harness
 export { decideWith, deepEqual, given, show } from './testing/harness.js'

@@ -226,6 +226,15 @@ describe('24 hours (C13: a key is kept 24 hours from the at of its first use)', 
     expect(w4).toBe(w3)
   })
 
+  it('a create keeps every other part of the world (its keys, its OCR transmissions) as it was', () => {
+    const [w1] = handle(emptyWorld, keyed('POST', `/payments/${idOf(9)}/cancel`, 'k-1'), ctxOf(at0))
+    const before: World = { ...w1, ocrTransmissions: new Set(['sender:1']) }
+    const [after, response] = handle(before, { method: 'POST', path: '/payments', body: cardRequest() }, ctxOf(atOf(1)))
+    expect(response.status).toBe(201)
+    expect(after.ocrTransmissions).toBe(before.ocrTransmissions)
+    expect(after.idempotencyKeys).toBe(before.idempotencyKeys)
+  })
+
   it('POST /payments without the header keeps its idempotency by externalPaymentReferenceID', () => {
     const [w1] = handle(emptyWorld, create('k-1'), ctxOf(at0))
     const [w2, repeat] = handle(w1, create('k-2'), ctxOf(atOf(1), 2))

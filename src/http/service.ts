@@ -188,6 +188,8 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
   const reference: CreatedReference = { paymentReferenceID: payment.paymentReferenceID, request, ...withKid }
   const customer = own(request, 'customer') as Customer | undefined
   const next: World = {
+    // the world's other parts (its idempotency keys, its OCR transmissions) are kept as they are
+    ...world,
     payments: withEntry(world.payments, keyOf(payment.paymentReferenceID), payment),
     customers:
       customer === undefined

@@ -58,6 +58,8 @@ export interface World {
   readonly customers: ReadonlyMap<string, Customer>
   readonly references: ReadonlyMap<string, CreatedReference>
   readonly idempotencyKeys?: IdempotencyKeys
+  /** The OCR giro transmissions applied, by data sender and transmission number (`receiveOcrGiro`). */
+  readonly ocrTransmissions?: ReadonlySet<string>
 }
 
 /** The webhooks to send after an operation, in order. */
