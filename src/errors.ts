@@ -16,7 +16,7 @@ import { own } from './internal/own.js'
 
 /**
  * Every error code paysplit returns. `DuplicateExternalPaymentReference`, `DuplicateKid`,
- * `UnmatchedTransfer`, `InvalidContext` and `CustomerNotFound` are only produced by the service
+ * `UnmatchedTransfer`, `InvalidContext`, `CustomerNotFound` and `IdempotencyKeyReused` are only produced by the service
  * model of `paysplit/http`; `UnsupportedSchemaVersion` by the stored-state check (a document of a
  * newer schema than this release reads, docs/rules.md C11); the others by the decider and the codecs.
  */
@@ -43,6 +43,8 @@ export type ErrorCode =
   | 'SplitAmountIncrease'
   | 'NothingToChange'
   | 'DuplicateExternalPaymentReference'
+  // safe retries (docs/rules.md C13): an Idempotency-Key sent again with another request
+  | 'IdempotencyKeyReused'
   // the service model and stored states (docs/rules.md C9, C11)
   | 'DuplicateKid'
   | 'UnmatchedTransfer'

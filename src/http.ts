@@ -72,6 +72,8 @@ export { emptyWorld, getCustomer, getPayment } from './http/world.js'
 export type { CreatedReference, Deliveries, World } from './http/world.js'
 export { handle } from './http/service.js'
 export type { Handled, HandleContext, HttpRequest } from './http/service.js'
+export { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_TTL_MS, idempotencyEntryKey } from './http/idempotency.js'
+export type { IdempotencyKeys, IdempotencyRecord } from './http/idempotency.js'
 export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from './http/bank.js'
 export type { EventContext, FormOperated, Operated, Transfer } from './http/bank.js'
 

@@ -48,12 +48,18 @@ Options:
   --form-complete-path P   POST P (with {id} the payment's id) completes the payment
                        form, e.g. '/pay/{id}/complete': cards get charged and refunded
   --form-fail-path P   POST P fails the payment form, e.g. '/pay/{id}/fail'
+  --form-page-path P   GET the form page P first, e.g. '/pay/{id}', and post the hidden
+                       fields of its form (a token issued with the page), as a browser does
   --bank-transfer-path P   POST P with {"kid","amount"} reports a bank transfer,
                        e.g. '/bank/transfers': invoices get paid
   --bank-key K         sent as Authorization: Bearer K to the bank path
   --max-commands N     longest sequence (default 12)
   --kinds K            card, invoice or card,invoice (default both)
+  --environments E     test, production or test,production (default both): 'test' for
+                       a service whose form completes test payments only
   --no-races           do not send the same request twice at once
+  --retries N          send every POST with an Idempotency-Key, then N more times with
+                       the same key: each resend must get the first answer (default 0)
   --compare-messages   compare human-readable messages too
   --max-shrink-seconds N   time budget for shrinking a failure (default 120)
   --json FILE          write the report as JSON to FILE
@@ -96,6 +102,7 @@ const sender =
     const headers: Record<string, string> = { accept: 'application/json' }
     if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`
     if (request.body !== undefined) headers['content-type'] = 'application/json'
+    Object.assign(headers, request.headers)
     const res = await reach(base, request.path, {
       method: request.method,
       headers,
@@ -114,22 +121,79 @@ const sender =
 /** Statuses that say a form or bank path cannot be driven from outside (no such route, a token or a session wanted). */
 const REFUSED_HOOK = [401, 403, 404, 405, 415]
 
+/** Decodes the few character references a form's attribute values carry. */
+const unescapeHtml = (s: string): string =>
+  s.replace(/&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|(amp|lt|gt|quot|apos|#39));/gi, (m, dec?: string, hex?: string, name?: string) => {
+    if (dec !== undefined) return String.fromCodePoint(Number(dec))
+    if (hex !== undefined) return String.fromCodePoint(parseInt(hex, 16))
+    return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" } as Record<string, string>)[(name ?? '').toLowerCase()] ?? m
+  })
+
+/** An attribute of one HTML tag (double- or single-quoted), decoded. */
+const attribute = (tag: string, name: string): string | undefined => {
+  const m = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'i').exec(tag)
+  return m === null ? undefined : unescapeHtml(m[1] ?? m[2] ?? '')
+}
+
+/**
+ * The hidden fields of the page's form that posts to `action` (a path), as a browser would send
+ * them; undefined when the page has no such form. A page of at most 1 MiB is read.
+ */
+export const hiddenFieldsOf = (html: string, action: string): Record<string, string> | undefined => {
+  const page = html.slice(0, 1024 * 1024)
+  for (const form of page.matchAll(/<form\b[^>]*>[\s\S]*?<\/form\s*>/gi)) {
+    const open = /^<form\b[^>]*>/i.exec(form[0])?.[0] ?? ''
+    const target = attribute(open, 'action')
+    if (target === undefined || (target !== action && !target.endsWith(action))) continue
+    const fields: Record<string, string> = {}
+    for (const input of form[0].matchAll(/<input\b[^>]*>/gi)) {
+      if ((attribute(input[0], 'type') ?? '').toLowerCase() !== 'hidden') continue
+      const name = attribute(input[0], 'name')
+      if (name !== undefined) fields[name] = attribute(input[0], 'value') ?? ''
+    }
+    return fields
+  }
+  return undefined
+}
+
 /**
  * A form or bank hook: POSTs to `template` (`{id}` the payment's id) and resolves with nothing,
  * or with `{ skipped }` when the service refuses the hook itself; a 5xx is the service's failure.
+ * With `pageTemplate` (a form hook), it first GETs the payment's form page there and posts the
+ * hidden fields of the form whose action is the hook's path (a token issued with the page, say),
+ * form-encoded and same-origin, as the customer's browser does.
  */
 const hook =
-  (base: string, template: string, headers: Record<string, string>) =>
+  (base: string, template: string, headers: Record<string, string>, pageTemplate?: string) =>
   async (id: string, body?: unknown): Promise<SkippedHook | undefined> => {
     const path = template.replaceAll('{id}', encodeURIComponent(id))
-    const res = await reach(base, path, {
-      method: 'POST',
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
+    let res: Response
+    if (pageTemplate === undefined) {
+      res = await reach(base, path, {
+        method: 'POST',
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      })
+    } else {
+      const pagePath = pageTemplate.replaceAll('{id}', encodeURIComponent(id))
+      const page = await reach(base, pagePath, { method: 'GET', headers: { ...headers, accept: 'text/html' } })
+      const html = await page.text()
+      if (REFUSED_HOOK.includes(page.status)) return { skipped: `GET ${pageTemplate} answered ${String(page.status)}: the form page cannot be read from outside` }
+      if (page.status >= 500) throw new Error(`GET ${pagePath} answered ${String(page.status)}`)
+      const fields = hiddenFieldsOf(html, path)
+      // the page offers no such form (a payment past its form, say): the customer cannot act
+      if (fields === undefined) return undefined
+      const reason = typeof body === 'object' && body !== null && Object.prototype.hasOwnProperty.call(body, 'reason') ? (body as { reason?: unknown }).reason : undefined
+      if (typeof reason === 'string') fields['reason'] = reason
+      res = await reach(base, path, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', origin: new URL(base).origin },
+        body: new URLSearchParams(fields).toString()
+      })
+    }
     await res.arrayBuffer()
     if (REFUSED_HOOK.includes(res.status)) {
-      return { skipped: `POST ${template} answered ${String(res.status)}; a form that wants a token or a session, or a bank route that wants another key, cannot be driven from outside` }
+      return { skipped: `POST ${template} answered ${String(res.status)}; a form that wants a token or a session, or a bank route that wants another key, cannot be driven from outside (try --form-page-path)` }
     }
     if (res.status >= 500) throw new Error(`POST ${path} answered ${String(res.status)}`)
     return undefined
@@ -228,11 +292,14 @@ const options = {
   'api-key': { type: 'string' },
   'form-complete-path': { type: 'string' },
   'form-fail-path': { type: 'string' },
+  'form-page-path': { type: 'string' },
   'bank-transfer-path': { type: 'string' },
   'bank-key': { type: 'string' },
   'max-commands': { type: 'string' },
   kinds: { type: 'string' },
+  environments: { type: 'string' },
   'no-races': { type: 'boolean' },
+  retries: { type: 'string' },
   'compare-messages': { type: 'boolean' },
   'max-shrink-seconds': { type: 'string' },
   json: { type: 'string' },
@@ -301,7 +368,12 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
     if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, got "${String(str('seed'))}".`)
     const kinds = str('kinds')?.split(',').map((k) => k.trim())
     if (kinds !== undefined && (kinds.length === 0 || kinds.some((k) => k !== 'card' && k !== 'invoice'))) throw new UsageError(`--kinds takes card, invoice or card,invoice, got "${String(str('kinds'))}".`)
+    const environments = str('environments')?.split(',').map((k) => k.trim())
+    if (environments !== undefined && (environments.length === 0 || environments.some((k) => k !== 'test' && k !== 'production'))) {
+      throw new UsageError(`--environments takes test, production or test,production, got "${String(str('environments'))}".`)
+    }
     const maxCommands = int('max-commands', str('max-commands'), 1)
+    const retries = int('retries', str('retries'), 0)
     const graceMs = int('grace', str('grace'), 0)
     const port = int('webhook-port', str('webhook-port'), 0)
     const maxShrinkSeconds = int('max-shrink-seconds', str('max-shrink-seconds'), 0) ?? 120
@@ -310,6 +382,7 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
     if (!webhooks && (secret !== undefined || port !== undefined || str('webhook-url') !== undefined)) throw new UsageError('--webhook-port, --webhook-url and --webhook-secret go with --webhooks.')
     const formComplete = template('form-complete-path', str('form-complete-path'), true)
     const formFail = template('form-fail-path', str('form-fail-path'), true)
+    const formPage = template('form-page-path', str('form-page-path'), true)
     const bankPath = template('bank-transfer-path', str('bank-transfer-path'), false)
     const bankKey = str('bank-key')
     if (bankKey !== undefined && bankPath === undefined) throw new UsageError('--bank-key goes with --bank-transfer-path.')
@@ -327,8 +400,8 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
     }
     const bar = progress(io, runs, maxShrinkSeconds)
     const bank = bankPath === undefined ? undefined : hook(base, bankPath, bankKey === undefined ? {} : { authorization: `Bearer ${bankKey}` })
-    const complete = formComplete === undefined ? undefined : hook(base, formComplete, {})
-    const fail = formFail === undefined ? undefined : hook(base, formFail, {})
+    const complete = formComplete === undefined ? undefined : hook(base, formComplete, {}, formPage)
+    const fail = formFail === undefined ? undefined : hook(base, formFail, {}, formPage)
     const checkOptions: CheckServiceOptions = {
       send: sender(base, str('api-key')),
       numRuns: runs,
@@ -340,7 +413,9 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
       ...(seed !== undefined ? { seed } : {}),
       ...(str('path') !== undefined ? { path: str('path') } : {}),
       ...(maxCommands !== undefined ? { maxCommands } : {}),
+      ...(retries !== undefined ? { retries } : {}),
       ...(kinds !== undefined ? { kinds: kinds as PaymentKind[] } : {}),
+      ...(environments !== undefined ? { environments: environments as Array<'test' | 'production'> } : {}),
       ...(values['compare-messages'] === true ? { compareMessages: true } : {}),
       ...(receiver !== undefined ? { webhookReceiver: receiver } : {}),
       ...(complete !== undefined ? { completeForm: (id: string) => complete(id) } : {}),
@@ -361,10 +436,13 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
       webhooks ? '--webhooks' : '',
       values['no-races'] === true ? '--no-races' : '',
       maxCommands !== undefined ? `--max-commands ${String(maxCommands)}` : '',
+      retries !== undefined && retries > 0 ? `--retries ${String(retries)}` : '',
       kinds !== undefined ? `--kinds ${kinds.join(',')}` : '',
+      environments !== undefined ? `--environments ${environments.join(',')}` : '',
       str('api-key') !== undefined ? '--api-key "$API_KEY"' : '',
       quoted('--form-complete-path', formComplete),
       quoted('--form-fail-path', formFail),
+      quoted('--form-page-path', formPage),
       quoted('--bank-transfer-path', bankPath),
       bankKey !== undefined ? '--bank-key "$BANK_KEY"' : ''
     ].filter((s) => s !== '')

@@ -24,9 +24,10 @@ import type { WebhookPayment } from './webhooks.js'
  * Codes of failures that belong to HTTP rather than to the payment rules:
  * `RouteNotFound` (404), `MethodNotAllowed` (405), `PayloadTooLarge` (413, a server's body limit)
  * and `ConcurrentModification` (409, a server that lost an optimistic-concurrency race more
- * often than it retries).
+ * often than it retries) and `IdempotencyKeyInFlight` (409, a server that runs a request whose
+ * `idempotency-key` another request still holds, docs/rules.md C13).
  */
-export type HttpErrorCode = 'RouteNotFound' | 'MethodNotAllowed' | 'PayloadTooLarge' | 'ConcurrentModification'
+export type HttpErrorCode = 'RouteNotFound' | 'MethodNotAllowed' | 'PayloadTooLarge' | 'ConcurrentModification' | 'IdempotencyKeyInFlight'
 
 /** Every code a response can carry: the payment rules' and HTTP's own. */
 export type WireErrorCode = ErrorCode | HttpErrorCode
@@ -228,6 +229,8 @@ export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
   AdjustNotAllowedInStatus: 409,
   TransferNotAllowedInStatus: 409,
   ConcurrentModification: 409,
+  IdempotencyKeyReused: 409,
+  IdempotencyKeyInFlight: 409,
   PayloadTooLarge: 413,
   InvalidContext: 500,
   UnsupportedSchemaVersion: 500
@@ -238,7 +241,7 @@ export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
  * payment, customer or route (and for a bank transfer no open invoice matches), 405 for a wrong
  * method, 409 for a command the payment's kind or status forbids and for conflicts
  * (`NothingToRefund`, `PaymentAlreadyExists`, `DuplicateExternalPaymentReference`, `DuplicateKid`,
- * `ConcurrentModification`), 413 for a body over a server's limit, 500 for the service's own
+ * `ConcurrentModification`, `IdempotencyKeyReused`, `IdempotencyKeyInFlight`), 413 for a body over a server's limit, 500 for the service's own
  * faults (`InvalidContext`, `UnsupportedSchemaVersion`). A PaymentError is a WireError, so `httpStatusOf(paymentError)` works; a code paysplit
  * does not know (a JavaScript caller's invention) gives 500.
  *

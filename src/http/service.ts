@@ -19,6 +19,7 @@ import { kid as kidNumber } from '../kid.js'
 import type { Payment, PaymentState } from '../payment.js'
 import type { Customer, MoneySplitPatch } from '../codecs/requests.js'
 import { admitState, trustAfter } from '../trustedState.js'
+import { checkIdempotencyKey, rememberOutcome } from './idempotency.js'
 import { hasOwn, isObject, own } from './own.js'
 import { handleRead } from './reads.js'
 import { errorResponse, mismatchResponse, notFound, successResponse, type HttpResponse } from './responses.js'
@@ -52,6 +53,11 @@ export interface HttpRequest {
   /** The request target: a path, optionally with a query string (read by `GET /payments` only). */
   readonly path: string
   readonly body?: unknown
+  /**
+   * Request headers, lower-case names (own properties only). `handle` reads `idempotency-key` on
+   * `POST` routes (docs/rules.md C13) and nothing else.
+   */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /**
@@ -66,6 +72,11 @@ export interface HandleContext {
   /** Needed by a create of a new invoice; ignored otherwise (an idempotent repeat included). */
   readonly kid?: string
   readonly catchAllUrl?: string
+  /**
+   * Whose `idempotency-key`s these are (docs/rules.md C13): the caller as the service knows it,
+   * e.g. the id of its API key (never the key itself). Absent: one scope shared by every caller.
+   */
+  readonly idempotencyScope?: string
 }
 
 /**
@@ -177,6 +188,8 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
   const reference: CreatedReference = { paymentReferenceID: payment.paymentReferenceID, request, ...withKid }
   const customer = own(request, 'customer') as Customer | undefined
   const next: World = {
+    // the world's other parts (its idempotency keys, its OCR transmissions) are kept as they are
+    ...world,
     payments: withEntry(world.payments, keyOf(payment.paymentReferenceID), payment),
     customers:
       customer === undefined
@@ -235,6 +248,10 @@ const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Chec
  *   409 `DuplicateKid`). The payment is created as `ctx.paymentReferenceID` (201), its customer
  *   created or updated when the request has `customer`, and its `Initiated` webhooks returned.
  * - the other endpoints: run their command on the payment of the path; an unknown payment is 404.
+ * - Safe retries (docs/rules.md C13): after the context, the `idempotency-key` of `headers` (1–255
+ *   printable ASCII, else 400): the same key (per `ctx.idempotencyScope`) with the same request
+ *   gets its stored response, nothing changed; with another request, 409 `IdempotencyKeyReused`.
+ *   Kept 24 hours from the `at` of its first use; reads ignore the header.
  * - A failure leaves the world as it was (the very same value) and sends no webhook.
  * - Webhook payloads carry the world's stored customer record (merged over every create).
  *
@@ -285,10 +302,13 @@ export const handle = (world: World, request: HttpRequest, ctx: HandleContext): 
     if (isReadRoute(route)) return unchanged(world, handleRead(world, route))
     const checked = checkContext(ctx, route.name === 'createPayment')
     if (E.isLeft(checked)) return unchanged(world, errorResponse(route.name, checked.left))
+    // safe retries (docs/rules.md C13): the key is checked after the route and the context
+    const keyed = checkIdempotencyKey(world, request, ctx, route.name, checked.right.at)
+    if (keyed.kind === 'answer') return unchanged(world, keyed.response)
     const body = own(request, 'body')
-    return route.name === 'createPayment'
-      ? handleCreate(world, body, checked.right)
-      : handlePayment(world, route, body, checked.right)
+    const [next, response, deliveries, events] =
+      route.name === 'createPayment' ? handleCreate(world, body, checked.right) : handlePayment(world, route, body, checked.right)
+    return [rememberOutcome(keyed, world, next, response), response, deliveries, events]
   } catch {
     return unchanged(world, errorResponse(undefined, unreadable))
   }

@@ -17,6 +17,7 @@ import { initialState, isPayment } from '../payment.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../trustedState.js'
 import { isHttpUrl, isTimestamp, isUuid } from '../codecs/validators.js'
+import type { IdempotencyKeys } from './idempotency.js'
 import { isObject, own } from './own.js'
 import { notFound } from './responses.js'
 import { webhookDeliveries, type WebhookDelivery } from './webhooks.js'
@@ -43,17 +44,20 @@ export interface CreatedReference {
  *
  * - `payments`: by `paymentReferenceID`, lower-cased (UUIDs compare case-insensitively);
  * - `customers`: by `customerExternalID`, exactly as given;
- * - `references`: by `externalPaymentReferenceID`, exactly as given.
+ * - `references`: by `externalPaymentReferenceID`, exactly as given;
+ * - `idempotencyKeys`: the `idempotency-key`s of the last 24 hours and what they answered, by
+ *   `idempotencyEntryKey(scope, key)` (docs/rules.md C13); absent: none.
  *
  * A service that keeps its data elsewhere (a database) builds the slice a request needs: the
  * payment it names; for a create, the reference, the customer, and the open invoices that hold the
- * context's KID; for a transfer by KID, the open invoices that hold it (docs/decisions.md, "The
- * world a service loads").
+ * context's KID; for a transfer by KID, the open invoices that hold it; for a request with an
+ * `idempotency-key`, that key's record (docs/decisions.md, "The world a service loads").
  */
 export interface World {
   readonly payments: ReadonlyMap<string, Payment>
   readonly customers: ReadonlyMap<string, Customer>
   readonly references: ReadonlyMap<string, CreatedReference>
+  readonly idempotencyKeys?: IdempotencyKeys
   /** The OCR giro transmissions applied, by data sender and transmission number (`receiveOcrGiro`). */
   readonly ocrTransmissions?: ReadonlySet<string>
 }
@@ -78,7 +82,8 @@ export type Deliveries = ReadonlyArray<WebhookDelivery>
 export const emptyWorld: World = Object.freeze({
   payments: new Map<string, Payment>(),
   customers: new Map<string, Customer>(),
-  references: new Map<string, CreatedReference>()
+  references: new Map<string, CreatedReference>(),
+  idempotencyKeys: new Map()
 })
 
 // -------------------------------------------------------------------------------------

@@ -31,10 +31,18 @@ import { webhookEventTypes } from '../codecs/validators.js'
 // options
 // -------------------------------------------------------------------------------------
 
+/** The environments asked for, known ones only; both when none is left. */
+const environmentsOf = (asked: ReadonlyArray<'test' | 'production'> | undefined): ReadonlyArray<'test' | 'production'> => {
+  const known = (asked ?? []).filter((e) => e === 'test' || e === 'production')
+  return known.length > 0 ? known : ['test', 'production']
+}
+
 /** How {@link paymentIntentRequestArb} shapes its requests. Every field has a default. */
 export interface RequestOptions {
   /** Payment kinds to generate. Default both, `card` (gateway `creditcard`) and `invoice`. */
   readonly kinds?: ReadonlyArray<PaymentKind>
+  /** Environments to generate. Default both, `test` and `production`. */
+  readonly environments?: ReadonlyArray<'test' | 'production'>
   /** Number of money splits, within 1..500. Default `{ min: 1, max: 5 }`. */
   readonly splits?: { readonly min?: number; readonly max?: number }
   /** Amount of each split in minor units, within 0..2^53−1. Default `{ min: 0, max: 100000 }`. */
@@ -212,7 +220,7 @@ export const paymentIntentRequestArb = (options: RequestOptions = {}): fc.Arbitr
   return fc
     .record({
       externalPaymentReferenceID: idString,
-      environment: fc.constantFrom('test' as const, 'production' as const),
+      environment: fc.constantFrom(...environmentsOf(options.environments)),
       paymentGateway: gateway,
       chargeImmediately: fc.boolean(),
       chargeImmediatelyGiven: fc.boolean(),

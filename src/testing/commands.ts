@@ -395,6 +395,7 @@ class NextStep implements Cmd {
 export const commandArbs = (o: CheckServiceOptions, reads: boolean): ReadonlyArray<fc.WeightedArbitrary<Cmd>> => {
   const request: fc.Arbitrary<PaymentIntentRequest> = paymentIntentRequestArb({
     kinds: o.kinds ?? ['card', 'invoice'],
+    ...(o.environments !== undefined ? { environments: o.environments } : {}),
     splits: { max: 4 },
     webhookUrls: o.webhookReceiver !== undefined ? [`${PLACEHOLDER}a`, `${PLACEHOLDER}b`] : (o.webhookUrls ?? []),
     maxSubscriptions: 2 // none without urls: the arbitrary gives no subscription when `webhookUrls` is empty

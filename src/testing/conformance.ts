@@ -14,6 +14,7 @@ import { commandArbs } from './commands.js'
 import { clockOf, emptyTally, Mismatch, UNKNOWN_ID, type Model, type Real, type Tally } from './model.js'
 import { field, replaceAll } from './normalise.js'
 import { describeReport } from './report.js'
+import { withRetries } from './retries.js'
 import type { CheckServiceOptions, ConformanceReport, Coverage, ReportedStep } from './types.js'
 import { checkReceived } from './webhookCheck.js'
 
@@ -148,7 +149,7 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
       try {
         await options.reset?.()
         const seen = options.receivedWebhooks === undefined ? 0 : (await options.receivedWebhooks()).length
-        const real: Real = { sut: options, reads, seen, tally }
+        const real: Real = { sut: withRetries(options, options.retries ?? 0, tag), reads, seen, tally }
         try {
           await fc.asyncModelRun(() => ({ model, real }), cmds)
           await checkReceived(model, real)

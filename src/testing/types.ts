@@ -11,6 +11,11 @@ export interface ServiceRequest {
   /** Path relative to the service's base url, e.g. `/payments/{id}/cancel`. */
   readonly path: string
   readonly body?: unknown
+  /**
+   * Request headers to send, lower-case names: the runner's retry mode (`retries`) puts an
+   * `idempotency-key` on every `POST`. A `send` passes them on as they are.
+   */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /** The service's answer: the status code and the body parsed from JSON (`undefined` if empty). */
@@ -112,6 +117,11 @@ export interface CheckServiceOptions extends ServiceUnderTest {
   /** Payment kinds to create. Default both. */
   readonly kinds?: ReadonlyArray<PaymentKind>
   /**
+   * Environments of the payments to create. Default both. `['test']` for a service whose form
+   * completes test payments only (the reference service without a live card gateway).
+   */
+  readonly environments?: ReadonlyArray<'test' | 'production'>
+  /**
    * The urls a generated request may subscribe webhooks to; they must reach your receiver.
    * Default none (only the catch-all url receives webhooks).
    */
@@ -123,6 +133,13 @@ export interface CheckServiceOptions extends ServiceUnderTest {
    * answers of either order. Default false. Finds lost updates (docs/testing.md, "Races").
    */
   readonly races?: boolean
+  /**
+   * Safe retries (docs/testing.md, "Retries"): send every `POST` with an `idempotency-key` of its
+   * own, then send it again this many times with the same key, and fail the run when a resend's
+   * answer (status and body) is not exactly the first one. Anything applied twice shows in the
+   * answers and webhooks compared afterwards. Default 0: no keys, no resends.
+   */
+  readonly retries?: number
   /**
    * Called after each run (a command sequence), shrinking runs included, with whether it passed
    * and how many steps (requests and outside events) it sent.

@@ -49,6 +49,9 @@ export interface Config {
   readonly relay: RelayConfig
   /** The hosted form's action tokens (routes/form.ts). */
   readonly form: FormConfig
+  // -- safe retries (idem: docs/service.md, "Safe retries") --
+  /** How long a request waits for another with the same Idempotency-Key before 409 IdempotencyKeyInFlight. */
+  readonly idempotencyWaitMs: number
   // ocr (POST /bank/ocr)
   /** Bytes of an OCR giro file read at most (`OCR_MAX_BYTES`, default 8 MiB); absent: the default. */
   readonly ocrMaxBytes?: number
@@ -217,6 +220,8 @@ export const loadConfig = (env: Env = process.env): Config => {
     rateLimit: { points: read('RATE_LIMIT_PER_KEY', development ? 0 : 100, 0), windowS: read('RATE_LIMIT_WINDOW_S', 1, 1) },
     metricsKeys: metricsKeys.length > 0 ? metricsKeys : development ? [devMetricsKey] : [],
     maxTransactionAttempts: read('MAX_TRANSACTION_ATTEMPTS', 12, 1),
+    // -- safe retries (idem) --
+    idempotencyWaitMs: read('IDEMPOTENCY_WAIT_MS', 5000, 1),
     relay: {
       enabled: env['RELAY'] !== 'off',
       maxAttempts: read('WEBHOOK_MAX_ATTEMPTS', 8, 1),

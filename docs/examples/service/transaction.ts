@@ -7,6 +7,7 @@
 import type { Command } from 'paysplit'
 import type { WebhookDelivery, World } from 'paysplit/http'
 import { isSqlError, retryableStates, UNIQUE_VIOLATION, type Db, type Queryable } from './db/db.js'
+import { deleteExpiredKeys, loadKey, lockKey, writeKey, type KeyOfRequest } from './db/idempotency.js'
 import { loadSlice, writeChanges, WriteConflict, type SliceKeys } from './db/store.js'
 import type { Rules } from './paysplit.js'
 
@@ -28,6 +29,12 @@ export interface Work<R> {
   readonly lock: boolean
   /** A create may write its customer: lock the customer row too. */
   readonly lockCustomers: boolean
+  /**
+   * The request's Idempotency-Key (docs/service.md, "Safe retries"): its lock is taken first
+   * (waiting at most `waitMs` for a request that holds it), its record read into the world, and
+   * a new record written in the same transaction.
+   */
+  readonly idempotency?: { readonly key: KeyOfRequest; readonly waitMs: number }
   /** Runs paysplit on the slice; `attempt` starts at 1 (a fresh KID per attempt, for instance). */
   readonly run: (world: World, attempt: number) => Ran<R>
 }
@@ -44,7 +51,9 @@ const raceConstraints: ReadonlySet<string> = new Set([
   'payments_pkey',
   'payments_external_reference_unique',
   'customers_pkey',
-  'payment_events_pkey'
+  'payment_events_pkey',
+  // a key another process stored first (its lock makes this rare): the next run answers its row
+  'idempotency_keys_pkey'
 ])
 const OPEN_KID = 'payments_open_kid_unique'
 
@@ -62,13 +71,20 @@ export const runTransaction = async <R>(
 ): Promise<Outcome<R>> => {
   for (let attempt = 1; attempt <= options.attempts; attempt++) {
     try {
+      const idem = work.idempotency
+      let keyStoredAt: string | undefined
       const done = await db.transaction(async (tx) => {
-        const slice = await loadSlice(tx, work.keys, { lock: work.lock, lockCustomers: work.lockCustomers }, options.rules)
+        if (idem !== undefined) await lockKey(tx, idem.key, idem.waitMs)
+        const loaded = await loadSlice(tx, work.keys, { lock: work.lock, lockCustomers: work.lockCustomers }, options.rules)
+        const slice = idem === undefined ? loaded : { ...loaded, world: await loadKey(tx, idem.key, loaded.world) }
         const ran = work.run(slice.world, attempt)
         if (ran.world !== slice.world) await writeChanges(tx, slice, ran.world, ran.deliveries, ran.command, options.rules)
+        if (idem !== undefined) keyStoredAt = await writeKey(tx, idem.key, slice.world, ran.world)
         if (ran.extra !== undefined) await ran.extra(tx)
         return ran
       })
+      // a stored key makes room: up to 100 expired ones go, after the commit (never a reason to fail the answer)
+      if (keyStoredAt !== undefined) await deleteExpiredKeys(db, keyStoredAt).catch(() => 0)
       return { kind: 'done', result: done.result, deliveries: done.deliveries.length }
     } catch (e) {
       const unique = isSqlError(e) && e.code === UNIQUE_VIOLATION

@@ -15,6 +15,7 @@ import {
   type Route,
   type World
 } from 'paysplit/http'
+import { keyOfRequest, KeyInFlight, scopeOf } from '../db/idempotency.js'
 import { noKeys, UnreadableState, type SliceKeys } from '../db/store.js'
 import { json, parseJson, readBody, type Reply } from '../http.js'
 import { runTransaction } from '../transaction.js'
@@ -138,6 +139,11 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
   const keys = keysOf(method, target, body, fixedKid)
   const paymentReferenceID = deps.newPaymentId()
   const catchAll = config.catchAllUrl !== undefined ? { catchAllUrl: config.catchAllUrl } : {}
+  // safe retries (docs/service.md): the key goes to paysplit as it came; the scope is the caller's API key id
+  const idempotencyScope = scopeOf(req.headers.authorization)
+  const header = req.headers['idempotency-key']
+  const headers = typeof header === 'string' ? { headers: { 'idempotency-key': header } } : {}
+  const idempotencyKey = keyOfRequest(method, header, idempotencyScope)
   try {
     const outcome = await runTransaction(
       deps.db,
@@ -145,13 +151,14 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
         keys,
         lock: method !== 'GET',
         lockCustomers: route.name === 'createPayment',
+        ...(idempotencyKey !== undefined ? { idempotency: { key: idempotencyKey, waitMs: config.idempotencyWaitMs } } : {}),
         run: (world: World) => {
           const ext = text(body, 'externalPaymentReferenceID')
           const stored = ext === undefined ? undefined : world.references.get(ext)
           // A repeated create keeps the KID it was given (the stored invoice's own).
           const kid = isInvoice ? (stored?.kid ?? fixedKid ?? randomKid()) : undefined
-          const ctx: HandleContext = { at: deps.now(), paymentReferenceID, ...(kid !== undefined ? { kid } : {}), ...catchAll }
-          const [after, response, deliveries] = deps.rules.handle(world, { method, path: target, body }, ctx)
+          const ctx: HandleContext = { at: deps.now(), paymentReferenceID, ...(kid !== undefined ? { kid } : {}), ...catchAll, idempotencyScope }
+          const [after, response, deliveries] = deps.rules.handle(world, { method, path: target, body, ...headers }, ctx)
           return {
             world: after,
             result: response,
@@ -177,6 +184,9 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
         )
     }
   } catch (e) {
+    if (e instanceof KeyInFlight) {
+      return reply(errorResponse(route.name, { code: 'IdempotencyKeyInFlight', message: 'A request with this Idempotency-Key is still running; retry it in a moment.' }))
+    }
     if (e instanceof UnreadableState) {
       deps.log.error('stored state unreadable', { paymentReferenceID: e.paymentReferenceID, code: e.error.code })
       return { ...reply(errorResponse(route.name, e.error)), status: 500 }

@@ -8,7 +8,7 @@
  * passed to `createService` (`liveCardGateway`); without one the form says so and refuses to take
  * the payment.
  */
-import type { Payment } from '../../../../src/index.js'
+import type { Payment } from 'paysplit'
 
 /** What the form asks a gateway for: the payment's amount, charged at once or reserved. */
 export interface CardPaymentRequest {

@@ -1,0 +1,136 @@
+/**
+ * Idempotency keys in the database (docs/service.md, "Safe retries"): the record of one key read
+ * into the request's world, written back in the same transaction when paysplit remembered a new
+ * answer, a bounded wait for a key whose first request is still running, and the removal of
+ * expired keys.
+ */
+import { createHash } from 'node:crypto'
+import {
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_KEY_TTL_MS,
+  idempotencyEntryKey,
+  type HttpResponse,
+  type IdempotencyRecord,
+  type World
+} from 'paysplit/http'
+import { isSqlError, type Queryable } from './db.js'
+
+/** The key of a request and whose it is. */
+export interface KeyOfRequest {
+  readonly scope: string
+  readonly key: string
+}
+
+/** Another request with this key still runs, and did not finish within the wait: 409 `IdempotencyKeyInFlight`. */
+export class KeyInFlight extends Error {
+  constructor() {
+    super('Another request with this Idempotency-Key is still running.')
+  }
+}
+
+/**
+ * The scope of a caller's keys: 16 hex digits of the SHA-256 of its bearer key. The key itself is
+ * never stored; the digest is the same in every process and across restarts.
+ */
+export const scopeOf = (authorization: string | undefined): string => {
+  const bearer = authorization?.startsWith('Bearer ') === true ? authorization.slice('Bearer '.length).trim() : ''
+  return createHash('sha256').update(bearer, 'utf8').digest('hex').slice(0, 16)
+}
+
+/**
+ * The key of a POST as the database keeps it, or `undefined`: none, or one paysplit refuses (it
+ * answers 400 itself; nothing to load).
+ */
+export const keyOfRequest = (method: string, header: string | string[] | undefined, scope: string): KeyOfRequest | undefined =>
+  method === 'POST' && typeof header === 'string' && header.length >= 1 && header.length <= IDEMPOTENCY_KEY_MAX_LENGTH && /^[\x20-\x7e]+$/.test(header)
+    ? { scope, key: header }
+    : undefined
+
+/** The advisory lock of a key: one namespace of two-int locks (the migrations use a bigint lock). */
+const LOCK_NAMESPACE = 2_401
+export const lockSql = 'SELECT pg_advisory_xact_lock($1, hashtext($2))'
+export const lockParams = (k: KeyOfRequest): ReadonlyArray<unknown> => [LOCK_NAMESPACE, idempotencyEntryKey(k.scope, k.key)]
+
+/**
+ * Takes the key's lock for the rest of the transaction, waiting at most `waitMs` for a request
+ * that holds it (one with the same key, still running): then {@link KeyInFlight}.
+ */
+export const lockKey = async (tx: Queryable, k: KeyOfRequest, waitMs: number): Promise<void> => {
+  // the wait bounds this lock only: the transaction's own lock_timeout is put back after it
+  const prior = (await tx.query<{ v: string }>("SELECT current_setting('lock_timeout') AS v")).rows[0]?.v
+  await tx.query("SELECT set_config('lock_timeout', $1, true)", [`${String(waitMs)}ms`])
+  try {
+    await tx.query(lockSql, [...lockParams(k)])
+  } catch (e) {
+    // 55P03 lock_not_available: the lock_timeout ran out
+    if (isSqlError(e) && e.code === '55P03') throw new KeyInFlight()
+    throw e
+  }
+  await tx.query("SELECT set_config('lock_timeout', $1, true)", [prior ?? '0'])
+}
+
+interface KeyRow {
+  readonly method: string
+  readonly path: string
+  readonly body: string | null
+  readonly response: string
+  readonly first_at: string
+}
+
+/** The world with the key's record, when the database has one (expired or not: paysplit decides). */
+export const loadKey = async (tx: Queryable, k: KeyOfRequest, world: World): Promise<World> => {
+  const rows = await tx.query<KeyRow>('SELECT method, path, body, response, first_at FROM idempotency_keys WHERE scope = $1 AND key = $2', [k.scope, k.key])
+  const row = rows.rows[0]
+  if (row === undefined) return world
+  const record: IdempotencyRecord = {
+    scope: k.scope,
+    key: k.key,
+    method: row.method,
+    path: row.path,
+    ...(row.body === null ? {} : { body: JSON.parse(row.body) as unknown }),
+    response: JSON.parse(row.response) as HttpResponse,
+    at: row.first_at
+  }
+  return { ...world, idempotencyKeys: new Map([[idempotencyEntryKey(k.scope, k.key), record]]) }
+}
+
+/**
+ * Writes the key's record when paysplit remembered a new one (a first use, or a use after it
+ * expired); its `at` when it did.
+ */
+export const writeKey = async (tx: Queryable, k: KeyOfRequest, before: World, after: World): Promise<string | undefined> => {
+  const entry = idempotencyEntryKey(k.scope, k.key)
+  const record = after.idempotencyKeys?.get(entry)
+  if (record === undefined || record === before.idempotencyKeys?.get(entry)) return undefined
+  await tx.query(
+    `INSERT INTO idempotency_keys (scope, key, method, path, body, response, first_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (scope, key) DO UPDATE
+       SET method = $3, path = $4, body = $5, response = $6, first_at = $7, expires_at = $8`,
+    [
+      k.scope,
+      k.key,
+      record.method,
+      record.path,
+      record.body === undefined ? null : JSON.stringify(record.body),
+      JSON.stringify(record.response),
+      record.at,
+      new Date(Date.parse(record.at) + IDEMPOTENCY_KEY_TTL_MS).toISOString()
+    ]
+  )
+  return record.at
+}
+
+/**
+ * Deletes up to `limit` keys expired by `now` (the service's clock), skipping rows another
+ * transaction holds: processes never wait on each other for it. Run after each request that
+ * stored a key, so the table holds about the keys of the last 24 hours.
+ */
+export const deleteExpiredKeys = async (db: Queryable, now: string, limit = 100): Promise<number> => {
+  const deleted = await db.query(
+    `DELETE FROM idempotency_keys WHERE (scope, key) IN (
+       SELECT scope, key FROM idempotency_keys WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [now, limit]
+  )
+  return deleted.rowCount ?? 0
+}
