@@ -94,8 +94,12 @@ export type IssueReason =
  */
 export type IssueParams = Readonly<Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>>
 
-/** A message catalog: a template for every {@link IssueReason} (`{name}` stands for `params[name]`). */
-export type Messages = Readonly<Record<IssueReason, string>>
+/**
+ * A message catalog: a template for every {@link IssueReason} (`{name}` stands for `params[name]`;
+ * plural and select forms as `formatIssue` says), and optionally the `locale` (a BCP 47 tag,
+ * `en` when absent) whose plural rules pick a template's plural forms.
+ */
+export type Messages = Readonly<Record<IssueReason, string>> & { readonly locale?: string }
 
 /**
  * One problem found while validating input. `path` is relative to the validated value, with
@@ -222,7 +226,7 @@ export const validationError = (
  * import { invalid } from 'paysplit'
  * const e = invalid('at', 'format', { format: 'timestamp' })
  * assert.strictEqual(e.code, 'ValidationFailed')
- * assert.deepStrictEqual(e.issues?.[0], { path: 'at', code: 'ValidationFailed', reason: 'format', params: { format: 'timestamp' }, message: 'Must be a valid timestamp.' })
+ * assert.deepStrictEqual(e.issues?.[0], { path: 'at', code: 'ValidationFailed', reason: 'format', params: { format: 'timestamp' }, message: 'Must be a UTC timestamp (ISO 8601).' })
  */
 export const invalid = (path: string, reason: IssueReason, params?: IssueParams): PaymentError =>
   validationError([issue(path, reason, params)])

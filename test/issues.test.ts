@@ -4,6 +4,9 @@
  * `flattenIssues`, the bounds on every error, reads of own properties only, and the Standard
  * Schema v1 face of the codecs, taken by a real consumer (React Hook Form's resolver).
  */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { build } from 'esbuild'
 import fc from 'fast-check'
@@ -18,6 +21,7 @@ import {
   formatIssue,
   type Issue,
   issueReasons,
+  type IssueParams,
   type IssueReason,
   type Messages,
   MoneySplitPatch,
@@ -31,6 +35,8 @@ import { validateState } from '../src/codecs/storedState.js'
 import { transition } from '../src/decider.js'
 import { cardRequest, complete, create, FEE_ACCOUNT, PARTNER, paymentAfter, SELLER } from './builders.js'
 import { cardPayment, charge as chargePayment, invoicePayment } from './fixtures.js'
+
+const srcDir = fileURLToPath(new URL('../src', import.meta.url))
 
 const left = <A>(r: E.Either<{ readonly issues?: ReadonlyArray<Issue> }, A>): ReadonlyArray<Issue> => {
   if (E.isRight(r)) throw new Error('expected Left')
@@ -57,6 +63,73 @@ const paramsOf: Readonly<Record<IssueReason, ReadonlyArray<string>>> = {
   too_many_issues: ['more']
 }
 
+/** Every value paysplit puts in the params a catalog must word (docs/rules.md C12, the reason table). */
+const paramValues = {
+  expected: ['string', 'number', 'boolean', 'object', 'array'],
+  format: ['uuid', 'email', 'url', 'mobile', 'mobilePrefix', 'kid', 'timestamp']
+} as const
+
+/** The params of every issue a reason can have, sampled: each worded value, counts 1 and 2. */
+const samples = (reason: IssueReason): ReadonlyArray<IssueParams> => {
+  const names = paramsOf[reason]
+  if (names.length === 0) return [{}]
+  const n = names[0] as string
+  if (n === 'expected' || n === 'format') return paramValues[n].map((v) => ({ [n]: v }))
+  if (n === 'allowed') return [{ allowed: ['test', 'production'] }]
+  return [1, 2, 7, 255].map((v) => ({ [n]: v }))
+}
+
+/**
+ * What is wrong with a catalog (the words of a form): a reason without its template; a message
+ * left with braces, a `#` or a param's name; a message the same as the other catalog's (not
+ * translated); a format or type value without words of its own (it falls to `other`, or the
+ * English identifier shows in another language); a count that is not in the message, or the same words for 1 and 2
+ * where the other catalog's plural forms differ; a locale that is no BCP 47 tag.
+ */
+const catalogProblems = (catalog: Messages, other: Messages): ReadonlyArray<string> => {
+  const problems: string[] = []
+  if (catalog.locale !== undefined) {
+    try {
+      new Intl.PluralRules(catalog.locale)
+    } catch {
+      problems.push('locale: not a BCP 47 tag')
+    }
+  }
+  for (const reason of issueReasons) {
+    if (!Object.hasOwn(catalog, reason) || typeof catalog[reason] !== 'string') {
+      problems.push(`${reason}: no template`)
+      continue
+    }
+    for (const params of samples(reason)) {
+      const at = `${reason} ${JSON.stringify(params)}`
+      const message = formatIssue({ reason, params }, catalog)
+      if (/[{}#]/.test(message) || message.trim().length < 4) problems.push(`${at}: not filled (${message})`)
+      if (message === formatIssue({ reason, params }, other)) problems.push(`${at}: as in the other catalog`)
+      for (const [name, value] of Object.entries(params)) {
+        if (typeof value === 'number' && !message.includes(String(value))) problems.push(`${at}: the count is missing`)
+        if (name === 'expected' || name === 'format') {
+          const unknown = formatIssue({ reason, params: { [name]: 'zzz' } }, catalog)
+          // in a catalog for another language than English, the English identifier must not show
+          const english = (catalog.locale ?? 'en').startsWith('en')
+          if (message === unknown.replaceAll('zzz', String(value)) || (!english && message.includes(String(value)))) {
+            problems.push(`${at}: the value is not worded`)
+          }
+        }
+      }
+    }
+    const names = paramsOf[reason]
+    const counted = names.length === 1 && ['min', 'max'].includes(names[0] as string) && reason.startsWith('too_')
+    if (counted) {
+      const at = (n: number): string => formatIssue({ reason, params: { [names[0] as string]: n } }, catalog).replace(String(n), 'N')
+      const theirs = (n: number): string => formatIssue({ reason, params: { [names[0] as string]: n } }, other).replace(String(n), 'N')
+      if (at(1) === at(2) && theirs(1) !== theirs(2) && !['too_short', 'too_long'].includes(reason)) {
+        problems.push(`${reason}: one plural form for 1 and 2`)
+      }
+    }
+  }
+  return problems
+}
+
 // -------------------------------------------------------------------------------------
 // C12: reasons and catalogs
 // -------------------------------------------------------------------------------------
@@ -68,20 +141,74 @@ describe('C12 the reasons are a closed list, and every reason has a message in e
   })
 
   for (const [name, catalog] of [['en', en], ['nb', nb]] as const) {
-    it(`${name}: a template for every reason and nothing else, naming only that reason's params`, () => {
-      // the type says it too: a catalog is a Record<IssueReason, string>
+    it(`${name}: a template for every reason, every param value worded, plural forms by its locale`, () => {
+      // the type says it too: a catalog is a Record<IssueReason, string> (and an optional locale)
       const typed: Record<IssueReason, string> = catalog
-      expect(Object.keys(typed).sort()).toEqual([...issueReasons].sort())
-      for (const reason of issueReasons) {
-        const template = catalog[reason]
-        expect(typeof template, reason).toBe('string')
-        expect(template.trim().length, reason).toBeGreaterThan(3)
-        const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
-        expect(names.every((n) => paramsOf[reason].includes(n as string)), `${name}.${reason}: ${template}`).toBe(true)
-        expect(paramsOf[reason].every((n) => names.includes(n)), `${name}.${reason} names every param`).toBe(true)
-      }
+      expect(Object.keys(typed).filter((k) => k !== 'locale').sort()).toEqual([...issueReasons].sort())
+      expect(catalogProblems(catalog, name === 'en' ? nb : en)).toEqual([])
     })
   }
+
+  it('the values that params hold are the ones paysplit gives (every format and type the source names)', () => {
+    const source = readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => readFileSync(join(srcDir, f), 'utf8'))
+      .join('\n')
+    const formats = new Set([...source.matchAll(/\bformat\(\w+, '(\w+)'/g)].map((m) => m[1]))
+    const types = new Set([...source.matchAll(/\bexpected: '(\w+)'/g)].map((m) => m[1]))
+    expect([...formats].sort()).toEqual([...paramValues.format].sort())
+    expect([...types].sort()).toEqual([...paramValues.expected].sort())
+  })
+
+  it('the check fails a catalog that lacks a reason, a word for a format or a type, or a plural form', () => {
+    const without = (reason: IssueReason): Messages => {
+      const c: Partial<Record<IssueReason, string>> = { ...nb }
+      Reflect.deleteProperty(c, reason)
+      return c as Messages
+    }
+    expect(catalogProblems(without('sum_mismatch'), en)).toContain('sum_mismatch: no template')
+    expect(catalogProblems({ ...nb, format: nb.format.replace(/ email \{[^}]*\}/, '') }, en)).toContain(
+      'format {"format":"email"}: the value is not worded'
+    )
+    expect(catalogProblems({ ...nb, type: 'Må være av typen {expected}.' }, en)).toContain('type {"expected":"number"}: the value is not worded')
+    expect(catalogProblems({ ...nb, too_few: 'Må ha minst {min} oppføringer.' }, en)).toContain('too_few: one plural form for 1 and 2')
+    expect(catalogProblems({ ...nb, sum_mismatch: en.sum_mismatch }, en)).toContain('sum_mismatch {}: as in the other catalog')
+    expect(catalogProblems({ ...nb, locale: 'no such locale!' }, en)).toContain('locale: not a BCP 47 tag')
+  })
+
+  it('nb says it in Norwegian: plural forms, formats and types (the words a form shows)', () => {
+    const say = (reason: IssueReason, params?: IssueParams): string => formatIssue(params === undefined ? { reason } : { reason, params }, nb)
+    expect(say('too_few', { min: 1 })).toBe('Må ha minst 1 oppføring.')
+    expect(say('too_few', { min: 2 })).toBe('Må ha minst 2 oppføringer.')
+    expect(say('too_many', { max: 1 })).toBe('Kan ha høyst 1 oppføring.')
+    expect(say('too_many', { max: 20 })).toBe('Kan ha høyst 20 oppføringer.')
+    expect(say('too_short', { min: 1 })).toBe('Må være minst 1 tegn.')
+    expect(say('format', { format: 'uuid' })).toBe('Må være en gyldig UUID.')
+    expect(say('format', { format: 'email' })).toBe('Må være en gyldig e-postadresse.')
+    expect(say('format', { format: 'url' })).toBe('Må være en fullstendig nettadresse (http eller https).')
+    expect(say('type', { expected: 'number' })).toBe('Må være et tall.')
+    expect(say('type', { expected: 'string' })).toBe('Må være tekst.')
+    expect(formatIssue({ reason: 'too_few', params: { min: 1 } }, en)).toBe('Must have at least 1 entry.')
+    expect(formatIssue({ reason: 'too_few', params: { min: 2 } }, en)).toBe('Must have at least 2 entries.')
+    expect(formatIssue({ reason: 'too_many_issues', params: { more: 1 } }, en)).toBe('1 more problem.')
+  })
+
+  it('plural, select and exact branches, # for the number, by the locale of the catalog; a catalog stays a plain object a front-end extends', () => {
+    const own: Messages = {
+      ...en,
+      locale: 'pl',
+      too_few: 'Co najmniej {min, plural, =0 {nic} one {# wpis} few {# wpisy} many {# wpisów} other {# wpisu}}.',
+      format: '{format, select, email {Zły e-mail} other {Zły format}} ({format}).'
+    }
+    const few = (min: number): string => formatIssue({ reason: 'too_few', params: { min } }, own)
+    expect([0, 1, 2, 5, 22].map(few)).toEqual(['Co najmniej nic.', 'Co najmniej 1 wpis.', 'Co najmniej 2 wpisy.', 'Co najmniej 5 wpisów.', 'Co najmniej 22 wpisy.'])
+    expect(formatIssue({ reason: 'format', params: { format: 'email' } }, own)).toBe('Zły e-mail (email).')
+    expect(formatIssue({ reason: 'format', params: { format: 'kid' } }, own)).toBe('Zły format (kid).')
+    // a locale that is no tag: every number takes `other`, nothing throws
+    expect(formatIssue({ reason: 'too_few', params: { min: 1 } }, { ...own, locale: '!!' })).toBe('Co najmniej 1 wpisu.')
+    // a template with no branch for the value and no `other` gives nothing for the placeholder
+    expect(formatIssue({ reason: 'required', params: { what: 'x' } }, { ...en, required: 'a{what, select, y {b}}c' })).toBe('ac')
+  })
 
   it('a catalog that lacks a reason fails this check (and formatIssue falls back to the reason)', () => {
     const partial: Partial<Record<IssueReason, string>> = { ...en }
@@ -95,17 +222,20 @@ describe('C12 formatIssue fills the template of the reason from params', () => {
   it('each {name} from params, lists joined with ", ", a name params lack left as written', () => {
     expect(formatIssue({ reason: 'too_long', params: { max: 255 } }, en)).toBe('Must be at most 255 characters.')
     expect(formatIssue({ reason: 'not_one_of', params: { allowed: ['a', 'b', 'c'] } }, en)).toBe('Must be one of: a, b, c.')
-    expect(formatIssue({ reason: 'too_long' }, en)).toBe('Must be at most {max} characters.')
+    expect(formatIssue({ reason: 'too_long', params: { max: 1 } }, en)).toBe('Must be at most 1 character.')
+    expect(formatIssue({ reason: 'not_one_of' }, en)).toBe('Must be one of: {allowed}.')
     expect(formatIssue({ reason: 'too_many_issues', params: { more: 7 } }, nb)).toBe('7 feil til er ikke vist.')
     const own: Messages = { ...en, required: 'Fill in {what}.' }
     expect(formatIssue({ reason: 'required', params: { what: 'this' } }, own)).toBe('Fill in this.')
   })
 
-  it('fills a template as replacing each /\\{(\\w+)\\}/ by its param would, on any template a catalog may hold and any params paysplit gives', () => {
+  it('fills a template of plain {name} placeholders as replacing each /\\{(\\w+)\\}/ by its param would, for any params paysplit gives', () => {
     const names = ['min', 'max', 'allowed', 'more', 'what']
+    // plain text and `{name}` placeholders (braces only in pairs, as the template syntax wants
+    // them; a `#` outside a plural branch is text)
     const piece = fc.oneof(
-      fc.constantFrom('{', '}', '{}', ' ', 'x', '{min}', '{max}', '{allowed}', '{more}', '{what}', '{ min }', '{{min}}', '{x-y}'),
-      fc.string({ maxLength: 4 })
+      fc.constantFrom('{}', ' ', 'x', '#', ',', '{min}', '{max}', '{allowed}', '{more}', '{what}', '{x-y}'),
+      fc.string({ maxLength: 4 }).filter((t) => !t.includes('{') && !t.includes('}'))
     )
     // what paysplit's params hold: word-character names, values without braces
     const text = fc.string({ maxLength: 3 }).filter((t) => !t.includes('{') && !t.includes('}'))
@@ -418,13 +548,13 @@ describe('C12 Standard Schema v1: every codec a form uses carries ~standard (ven
       expect([s.version, s.vendor, typeof s.validate]).toEqual([1, 'paysplit', 'function'])
       const r = s.validate(null)
       expect(r).not.toBeInstanceOf(Promise)
-      expect('issues' in r && r.issues).toEqual([expect.objectContaining({ message: 'Must be of type object.', path: [] })])
+      expect('issues' in r && r.issues).toEqual([expect.objectContaining({ message: 'Must be an object.', reason: 'type', path: [] })])
     }
   })
 
   it('a valid value gives { value } (the decoded one), an invalid one every issue with its path as keys', () => {
     const ok = PaymentIntentRequest['~standard'].validate(cardRequest({ webhookSubscriptions: [{ eventType: 'ChargedPayment', url: 'https://a.example/h' }] }))
-    expect('value' in ok && ok.value.webhookSubscriptions[0]?.eventType).toBe('Charged')
+    expect(ok.issues === undefined && ok.value.webhookSubscriptions[0]?.eventType).toBe('Charged')
     const bad = PaymentIntentRequest['~standard'].validate({
       ...cardRequest(),
       moneySplitList: [
@@ -453,12 +583,12 @@ describe('C12 Standard Schema v1: every codec a form uses carries ~standard (ven
     expect(r.values).toEqual({})
     const errors = r.errors as Record<string, unknown>
     const at = (path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], errors)
-    expect(at('grossAmount')).toMatchObject({ message: 'Must be of type number.' })
+    expect(at('grossAmount')).toMatchObject({ message: 'Must be a number.' })
     expect(at('currency')).toMatchObject({ message: en.currency_minor_unit })
     expect(at('moneySplitList.1.amount')).toMatchObject({ message: 'Must be at least 0.' })
-    expect(at('moneySplitList.1.connectedAccountID')).toMatchObject({ message: 'Must be a valid uuid.' })
+    expect(at('moneySplitList.1.connectedAccountID')).toMatchObject({ message: 'Must be a UUID.' })
     expect(at('customerExternalID')).toMatchObject({ message: 'Required.' })
-    expect(at('customer.email')).toMatchObject({ message: 'Must be a valid email.' })
+    expect(at('customer.email')).toMatchObject({ message: 'Must be an e-mail address.' })
     const good = await resolver(cardRequest(), undefined, { fields: {}, shouldUseNativeValidation: false })
     expect(good.errors).toEqual({})
     expect((good.values as { readonly grossAmount: number }).grossAmount).toBe(10000)

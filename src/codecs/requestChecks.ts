@@ -134,8 +134,10 @@ const get = (
  */
 const listLength = (issues: Issues, v: unknown, path: string, max: number, required: boolean): number => {
   if (!Array.isArray(v)) {
-    if (v !== undefined) fail(issues, path, 'type', ARRAY)
-    else if (required) fail(issues, path, 'required')
+    // null where the list is needed is `required`, as for every field (docs/rules.md C12)
+    if (v === undefined || (v === null && required)) {
+      if (required) fail(issues, path, 'required')
+    } else fail(issues, path, 'type', ARRAY)
     return -1
   }
   const n = (v as ReadonlyArray<unknown>).length
@@ -266,8 +268,8 @@ export const checkSubscription = (
     fail(
       issues,
       () => pathOf(base, index, 'eventType'),
-      raw === undefined ? 'required' : 'not_one_of',
-      raw === undefined ? undefined : { allowed: webhookEventTypes }
+      raw === undefined || raw === null ? 'required' : 'not_one_of',
+      raw === undefined || raw === null ? undefined : { allowed: webhookEventTypes }
     )
   }
   return { eventType, url: get(issues, u, base, index, 'url', URL_RULE, true) }
