@@ -15,7 +15,7 @@ describe('codecs: the remaining branches', () => {
     if (E.isLeft(r)) {
       expect(r.left).toHaveLength(1)
       expect(r.left[0]?.context.at(-1)?.key).toBe('')
-      expect(r.left[0]?.message).toBe('Must be an object.')
+      expect(r.left[0]?.message).toBe('Must be of type object.')
     }
   })
 

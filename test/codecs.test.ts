@@ -889,7 +889,7 @@ describe('a request that is not an object (C3)', () => {
       const e = errorOf(v)
       expect(e.code).toBe('ValidationFailed')
       expect(e.issues).toEqual([
-        { path: '', code: 'ValidationFailed', reason: 'type', params: { expected: 'object' }, message: 'Must be an object.' }
+        { path: '', code: 'ValidationFailed', reason: 'type', params: { expected: 'object' }, message: 'Must be of type object.' }
       ])
     }
   })

@@ -31,6 +31,7 @@ import {
   type PaymentIntentRequestInput,
   WebhookSubscription
 } from '../src/codecs.js'
+import { plainMessage } from '../src/codecs/messages/format.js'
 import { validateState } from '../src/codecs/storedState.js'
 import { transition } from '../src/decider.js'
 import { cardRequest, complete, create, FEE_ACCOUNT, PARTNER, paymentAfter, SELLER } from './builders.js'
@@ -86,8 +87,11 @@ const samples = (reason: IssueReason): ReadonlyArray<IssueParams> => {
  * English identifier shows in another language); a count that is not in the message, or the same words for 1 and 2
  * where the other catalog's plural forms differ; a locale that is no BCP 47 tag.
  */
-const catalogProblems = (catalog: Messages, other: Messages): ReadonlyArray<string> => {
+const catalogProblems = (catalog: Messages, other: Messages, language: string): ReadonlyArray<string> => {
   const problems: string[] = []
+  // its plural rules are those of its language: a catalog for another language names it
+  if ((catalog.locale ?? 'en').split('-')[0] !== language) problems.push(`locale: not ${language}`)
+  const english = language === 'en'
   if (catalog.locale !== undefined) {
     try {
       new Intl.PluralRules(catalog.locale)
@@ -109,22 +113,26 @@ const catalogProblems = (catalog: Messages, other: Messages): ReadonlyArray<stri
         if (typeof value === 'number' && !message.includes(String(value))) problems.push(`${at}: the count is missing`)
         if (name === 'expected' || name === 'format') {
           const unknown = formatIssue({ reason, params: { [name]: 'zzz' } }, catalog)
-          // in a catalog for another language than English, the English identifier must not show
-          const english = (catalog.locale ?? 'en').startsWith('en')
-          if (message === unknown.replaceAll('zzz', String(value)) || (!english && message.includes(String(value)))) {
+          // a catalog for another language than English words each value (English names them by
+          // the identifiers of the reason table, as `params` does): not the identifier, not `other`
+          if (!english && (message === unknown.replaceAll('zzz', String(value)) || message.includes(String(value)))) {
             problems.push(`${at}: the value is not worded`)
           }
         }
       }
     }
-    const names = paramsOf[reason]
-    const counted = names.length === 1 && ['min', 'max'].includes(names[0] as string) && reason.startsWith('too_')
-    if (counted) {
-      const at = (n: number): string => formatIssue({ reason, params: { [names[0] as string]: n } }, catalog).replace(String(n), 'N')
-      const theirs = (n: number): string => formatIssue({ reason, params: { [names[0] as string]: n } }, other).replace(String(n), 'N')
-      if (at(1) === at(2) && theirs(1) !== theirs(2) && !['too_short', 'too_long'].includes(reason)) {
-        problems.push(`${reason}: one plural form for 1 and 2`)
+    // a count of entries reads differently for 1 and 2 in a language whose plural rules say so
+    if ((reason === 'too_few' || reason === 'too_many') && !english) {
+      const name = paramsOf[reason][0] as string
+      const at = (n: number): string => formatIssue({ reason, params: { [name]: n } }, catalog).replace(String(n), 'N')
+      let distinct = false
+      try {
+        const rules = new Intl.PluralRules(language)
+        distinct = rules.select(1) !== rules.select(2)
+      } catch {
+        // reported above
       }
+      if (distinct && at(1) === at(2)) problems.push(`${reason}: one plural form for 1 and 2`)
     }
   }
   return problems
@@ -144,8 +152,17 @@ describe('C12 the reasons are a closed list, and every reason has a message in e
     it(`${name}: a template for every reason, every param value worded, plural forms by its locale`, () => {
       // the type says it too: a catalog is a Record<IssueReason, string> (and an optional locale)
       const typed: Record<IssueReason, string> = catalog
-      expect(Object.keys(typed).filter((k) => k !== 'locale').sort()).toEqual([...issueReasons].sort())
-      expect(catalogProblems(catalog, name === 'en' ? nb : en)).toEqual([])
+      // besides the reasons: the locale, plural forms (too_few_one) and words (format.email)
+      for (const key of Object.keys(typed)) {
+        const known =
+          key === 'locale' ||
+          issueReasons.includes(key as IssueReason) ||
+          issueReasons.some((r) => key.startsWith(`${r}_`) && ['zero', 'one', 'two', 'few', 'many', 'other'].includes(key.slice(r.length + 1))) ||
+          Object.entries(paramValues).some(([name, values]) => (values as ReadonlyArray<string>).some((v) => key === `${name}.${v}`))
+        expect(known, `${name}: ${key}`).toBe(true)
+      }
+      for (const reason of issueReasons) expect(typeof typed[reason], reason).toBe('string')
+      expect(catalogProblems(catalog, name === 'en' ? nb : en, name)).toEqual([])
     })
   }
 
@@ -166,14 +183,18 @@ describe('C12 the reasons are a closed list, and every reason has a message in e
       Reflect.deleteProperty(c, reason)
       return c as Messages
     }
-    expect(catalogProblems(without('sum_mismatch'), en)).toContain('sum_mismatch: no template')
-    expect(catalogProblems({ ...nb, format: nb.format.replace(/ email \{[^}]*\}/, '') }, en)).toContain(
-      'format {"format":"email"}: the value is not worded'
-    )
-    expect(catalogProblems({ ...nb, type: 'Må være av typen {expected}.' }, en)).toContain('type {"expected":"number"}: the value is not worded')
-    expect(catalogProblems({ ...nb, too_few: 'Må ha minst {min} oppføringer.' }, en)).toContain('too_few: one plural form for 1 and 2')
-    expect(catalogProblems({ ...nb, sum_mismatch: en.sum_mismatch }, en)).toContain('sum_mismatch {}: as in the other catalog')
-    expect(catalogProblems({ ...nb, locale: 'no such locale!' }, en)).toContain('locale: not a BCP 47 tag')
+    expect(catalogProblems(without('sum_mismatch'), en, 'nb')).toContain('sum_mismatch: no template')
+    const lacking = (key: string): Messages => {
+      const c: Record<string, string | undefined> = { ...nb }
+      Reflect.deleteProperty(c, key)
+      return c as Messages
+    }
+    expect(catalogProblems(lacking('format.email'), en, 'nb')).toContain('format {"format":"email"}: the value is not worded')
+    expect(catalogProblems(lacking('expected.number'), en, 'nb')).toContain('type {"expected":"number"}: the value is not worded')
+    expect(catalogProblems(lacking('too_few_one'), en, 'nb')).toContain('too_few: one plural form for 1 and 2')
+    expect(catalogProblems({ ...nb, sum_mismatch: en.sum_mismatch }, en, 'nb')).toContain('sum_mismatch {}: as in the other catalog')
+    expect(catalogProblems({ ...nb, locale: 'no such locale!' }, en, 'nb')).toContain('locale: not a BCP 47 tag')
+    expect(catalogProblems(lacking('locale'), en, 'nb')).toContain('locale: not nb')
   })
 
   it('nb says it in Norwegian: plural forms, formats and types (the words a form shows)', () => {
@@ -185,29 +206,46 @@ describe('C12 the reasons are a closed list, and every reason has a message in e
     expect(say('too_short', { min: 1 })).toBe('Må være minst 1 tegn.')
     expect(say('format', { format: 'uuid' })).toBe('Må være en gyldig UUID.')
     expect(say('format', { format: 'email' })).toBe('Må være en gyldig e-postadresse.')
-    expect(say('format', { format: 'url' })).toBe('Må være en fullstendig nettadresse (http eller https).')
+    expect(say('format', { format: 'url' })).toBe('Må være en gyldig nettadresse.')
     expect(say('type', { expected: 'number' })).toBe('Må være et tall.')
     expect(say('type', { expected: 'string' })).toBe('Må være tekst.')
-    expect(formatIssue({ reason: 'too_few', params: { min: 1 } }, en)).toBe('Must have at least 1 entry.')
-    expect(formatIssue({ reason: 'too_few', params: { min: 2 } }, en)).toBe('Must have at least 2 entries.')
-    expect(formatIssue({ reason: 'too_many_issues', params: { more: 1 } }, en)).toBe('1 more problem.')
+    // en words every count paysplit gives without plural forms (so a decoder ships none)
+    expect(formatIssue({ reason: 'too_few', params: { min: 1 } }, en)).toBe('Must have 1 or more entries.')
+    expect(formatIssue({ reason: 'too_short', params: { min: 1 } }, en)).toBe('Must be 1 or more characters.')
+    expect(formatIssue({ reason: 'too_many', params: { max: 1 } }, en)).toBe('Must have 1 or fewer entries.')
+    expect(formatIssue({ reason: 'too_many_issues', params: { more: 1 } }, en)).toBe('1 more not shown.')
   })
 
-  it('plural, select and exact branches, # for the number, by the locale of the catalog; a catalog stays a plain object a front-end extends', () => {
-    const own: Messages = {
+  it('plural forms by the locale of the catalog, words for param values; a catalog stays a plain object a front-end extends', () => {
+    const pl: Messages = {
       ...en,
       locale: 'pl',
-      too_few: 'Co najmniej {min, plural, =0 {nic} one {# wpis} few {# wpisy} many {# wpisów} other {# wpisu}}.',
-      format: '{format, select, email {Zły e-mail} other {Zły format}} ({format}).'
+      too_few: 'Co najmniej {min} wpisu.',
+      too_few_one: 'Co najmniej {min} wpis.',
+      too_few_few: 'Co najmniej {min} wpisy.',
+      too_few_many: 'Co najmniej {min} wpisów.',
+      format: 'Zły format: {format}.',
+      'format.email': 'e-mail'
     }
-    const few = (min: number): string => formatIssue({ reason: 'too_few', params: { min } }, own)
-    expect([0, 1, 2, 5, 22].map(few)).toEqual(['Co najmniej nic.', 'Co najmniej 1 wpis.', 'Co najmniej 2 wpisy.', 'Co najmniej 5 wpisów.', 'Co najmniej 22 wpisy.'])
-    expect(formatIssue({ reason: 'format', params: { format: 'email' } }, own)).toBe('Zły e-mail (email).')
-    expect(formatIssue({ reason: 'format', params: { format: 'kid' } }, own)).toBe('Zły format (kid).')
-    // a locale that is no tag: every number takes `other`, nothing throws
-    expect(formatIssue({ reason: 'too_few', params: { min: 1 } }, { ...own, locale: '!!' })).toBe('Co najmniej 1 wpisu.')
-    // a template with no branch for the value and no `other` gives nothing for the placeholder
-    expect(formatIssue({ reason: 'required', params: { what: 'x' } }, { ...en, required: 'a{what, select, y {b}}c' })).toBe('ac')
+    const few = (min: number): string => formatIssue({ reason: 'too_few', params: { min } }, pl)
+    expect([1, 2, 5, 22].map(few)).toEqual(['Co najmniej 1 wpis.', 'Co najmniej 2 wpisy.', 'Co najmniej 5 wpisów.', 'Co najmniej 22 wpisy.'])
+    expect(formatIssue({ reason: 'format', params: { format: 'email' } }, pl)).toBe('Zły format: e-mail.')
+    expect(formatIssue({ reason: 'format', params: { format: 'kid' } }, pl)).toBe('Zły format: kid.')
+    // a locale that is no tag: the reason's own template, nothing thrown
+    expect(formatIssue({ reason: 'too_few', params: { min: 1 } }, { ...pl, locale: '!!' })).toBe('Co najmniej 1 wpisu.')
+    // words are looked up as own properties only
+    const polluted = Object.prototype as Record<string, unknown>
+    polluted['format.kid'] = 'x'
+    try {
+      expect(formatIssue({ reason: 'format', params: { format: 'kid' } }, pl)).toBe('Zły format: kid.')
+    } finally {
+      Reflect.deleteProperty(polluted, 'format.kid')
+    }
+  })
+
+  it('en holds a template per reason and nothing else: every message plainMessage builds is formatIssue(issue, en)', () => {
+    expect(Object.keys(en).sort()).toEqual([...issueReasons].sort())
+    for (const reason of issueReasons) for (const params of samples(reason)) expect(plainMessage({ reason, params }, en)).toBe(formatIssue({ reason, params }, en))
   })
 
   it('a catalog that lacks a reason fails this check (and formatIssue falls back to the reason)', () => {
@@ -222,20 +260,17 @@ describe('C12 formatIssue fills the template of the reason from params', () => {
   it('each {name} from params, lists joined with ", ", a name params lack left as written', () => {
     expect(formatIssue({ reason: 'too_long', params: { max: 255 } }, en)).toBe('Must be at most 255 characters.')
     expect(formatIssue({ reason: 'not_one_of', params: { allowed: ['a', 'b', 'c'] } }, en)).toBe('Must be one of: a, b, c.')
-    expect(formatIssue({ reason: 'too_long', params: { max: 1 } }, en)).toBe('Must be at most 1 character.')
     expect(formatIssue({ reason: 'not_one_of' }, en)).toBe('Must be one of: {allowed}.')
     expect(formatIssue({ reason: 'too_many_issues', params: { more: 7 } }, nb)).toBe('7 feil til er ikke vist.')
     const own: Messages = { ...en, required: 'Fill in {what}.' }
     expect(formatIssue({ reason: 'required', params: { what: 'this' } }, own)).toBe('Fill in this.')
   })
 
-  it('fills a template of plain {name} placeholders as replacing each /\\{(\\w+)\\}/ by its param would, for any params paysplit gives', () => {
+  it('fills a template as replacing each /\\{(\\w+)\\}/ by its param would, on any template a catalog may hold and any params paysplit gives', () => {
     const names = ['min', 'max', 'allowed', 'more', 'what']
-    // plain text and `{name}` placeholders (braces only in pairs, as the template syntax wants
-    // them; a `#` outside a plural branch is text)
     const piece = fc.oneof(
-      fc.constantFrom('{}', ' ', 'x', '#', ',', '{min}', '{max}', '{allowed}', '{more}', '{what}', '{x-y}'),
-      fc.string({ maxLength: 4 }).filter((t) => !t.includes('{') && !t.includes('}'))
+      fc.constantFrom('{', '}', '{}', ' ', 'x', '{min}', '{max}', '{allowed}', '{more}', '{what}', '{ min }', '{{min}}', '{x-y}'),
+      fc.string({ maxLength: 4 })
     )
     // what paysplit's params hold: word-character names, values without braces
     const text = fc.string({ maxLength: 3 }).filter((t) => !t.includes('{') && !t.includes('}'))
@@ -362,7 +397,7 @@ describe('C3 bounded errors: at most 100 issues, then one too_many_issues; no in
     expect(issues).toHaveLength(101)
     expect(issues[0]).toMatchObject({ path: 'moneySplitPatch.0.splitID', reason: 'required' })
     expect(issues[99]).toMatchObject({ path: 'moneySplitPatch.49.updateType', reason: 'required' })
-    expect(issues[100]).toEqual({ path: '', code: 'ValidationFailed', reason: 'too_many_issues', params: { more: 2 * n - 100 }, message: `${2 * n - 100} more problems.` })
+    expect(issues[100]).toEqual({ path: '', code: 'ValidationFailed', reason: 'too_many_issues', params: { more: 2 * n - 100 }, message: `${2 * n - 100} more not shown.` })
     const e = decodeMoneySplitPatch(patch)
     expect(E.isLeft(e) && JSON.stringify(e.left).length).toBeLessThan(64_000)
   })
@@ -548,7 +583,7 @@ describe('C12 Standard Schema v1: every codec a form uses carries ~standard (ven
       expect([s.version, s.vendor, typeof s.validate]).toEqual([1, 'paysplit', 'function'])
       const r = s.validate(null)
       expect(r).not.toBeInstanceOf(Promise)
-      expect('issues' in r && r.issues).toEqual([expect.objectContaining({ message: 'Must be an object.', reason: 'type', path: [] })])
+      expect('issues' in r && r.issues).toEqual([expect.objectContaining({ message: 'Must be of type object.', reason: 'type', path: [] })])
     }
   })
 
@@ -583,12 +618,12 @@ describe('C12 Standard Schema v1: every codec a form uses carries ~standard (ven
     expect(r.values).toEqual({})
     const errors = r.errors as Record<string, unknown>
     const at = (path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], errors)
-    expect(at('grossAmount')).toMatchObject({ message: 'Must be a number.' })
+    expect(at('grossAmount')).toMatchObject({ message: 'Must be of type number.' })
     expect(at('currency')).toMatchObject({ message: en.currency_minor_unit })
     expect(at('moneySplitList.1.amount')).toMatchObject({ message: 'Must be at least 0.' })
-    expect(at('moneySplitList.1.connectedAccountID')).toMatchObject({ message: 'Must be a UUID.' })
+    expect(at('moneySplitList.1.connectedAccountID')).toMatchObject({ message: 'Must be a valid uuid.' })
     expect(at('customerExternalID')).toMatchObject({ message: 'Required.' })
-    expect(at('customer.email')).toMatchObject({ message: 'Must be an e-mail address.' })
+    expect(at('customer.email')).toMatchObject({ message: 'Must be a valid email.' })
     const good = await resolver(cardRequest(), undefined, { fields: {}, shouldUseNativeValidation: false })
     expect(good.errors).toEqual({})
     expect((good.values as { readonly grossAmount: number }).grossAmount).toBe(10000)

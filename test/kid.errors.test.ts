@@ -42,7 +42,7 @@ describe('kid.create: the issues say what a base and an algorithm must be', () =
       const e = errorOf(kid.create(bad, 'mod10'))
       expect(e.code).toBe('ValidationFailed')
       expect(e.issues).toEqual([issue('kid', 'format', { format: 'kid' })])
-      expect(e.issues?.[0]?.message).toBe('Must be a valid KID.')
+      expect(e.issues?.[0]?.message).toBe('Must be a valid kid.')
     }
     expect(errorOf(kid.create(123 as never, 'mod10')).issues).toEqual([issue('kid', 'type', { expected: 'string' })])
   })

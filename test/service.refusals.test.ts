@@ -21,7 +21,7 @@ import { FEE_ACCOUNT, KID, OTHER_ACCOUNT, SELLER, atOf, cardRequest, idOf, invoi
 const ctx = { at: atOf(1), paymentReferenceID: idOf(1) }
 
 /** The one issue of a world, request or context that cannot be read: not a plain object. */
-const UNREADABLE = { path: '', code: 'ValidationFailed', reason: 'type', params: { expected: 'object' }, message: 'Must be an object.' }
+const UNREADABLE = { path: '', code: 'ValidationFailed', reason: 'type', params: { expected: 'object' }, message: 'Must be of type object.' }
 
 /** The 400 of a world, request or context that cannot be read. */
 const unreadableResponse = {

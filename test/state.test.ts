@@ -486,7 +486,7 @@ describe('validateState: every broken rule gives ValidationFailed at its path', 
       expect.arrayContaining([
         { path: 'state.currency', code: 'ValidationFailed', reason: 'unknown_currency', message: en.unknown_currency },
         { path: 'state.moneySplits.0.amount', code: 'ValidationFailed', reason: 'too_small', params: { min: 0 }, message: 'Must be at least 0.' },
-        { path: 'state.successUrl', code: 'ValidationFailed', reason: 'format', params: { format: 'url' }, message: 'Must be an absolute http(s) URL.' },
+        { path: 'state.successUrl', code: 'ValidationFailed', reason: 'format', params: { format: 'url' }, message: 'Must be a valid url.' },
         { path: 'state.version', code: 'ValidationFailed', reason: 'too_small', params: { min: 1 }, message: 'Must be at least 1.' }
       ])
     )

@@ -129,10 +129,9 @@ export const OBJECT = { expected: 'object' } as const
 export const ARRAY = { expected: 'array' } as const
 
 /**
- * True when `u` is an object; else pushes an issue at its path (as {@link pathOf} builds it for
- * the object itself): `required` for a `null` entry of a list (`index` ≥ 0: a value is needed
- * there), else `type` (expected `object`), the body itself and an optional object (`customer`,
- * `metaData`) included (docs/rules.md C12, the reason table).
+ * True when `u` is an object; else pushes a `type` issue (expected `object`) at its path (as
+ * {@link pathOf} builds it for the object itself). A `null` list entry is an entry of the wrong
+ * type too, not a missing one (a hole is that): docs/decisions.md "Forms: null and empty fields".
  *
  * @internal
  * @example
@@ -140,13 +139,11 @@ export const ARRAY = { expected: 'array' } as const
  * import { isObject, type Issues } from './fields.js'
  * const issues: Issues = []
  * assert.strictEqual(isObject(issues, null, 'moneySplitList', 0), false)
- * assert.strictEqual(isObject(issues, null, 'customer', -1), false)
- * assert.deepStrictEqual(issues.map((i) => [i.path, i.reason]), [['moneySplitList.0', 'required'], ['customer', 'type']])
+ * assert.deepStrictEqual(issues.map((i) => [i.path, i.reason]), [['moneySplitList.0', 'type']])
  */
 export const isObject = (issues: Issues, u: unknown, base: string, index: number): u is Obj => {
   if (isRecord(u)) return true
-  if (u === null && index >= 0) fail(issues, pathOf(base, index, ''), 'required')
-  else fail(issues, pathOf(base, index, ''), 'type', OBJECT)
+  fail(issues, pathOf(base, index, ''), 'type', OBJECT)
   return false
 }
 
@@ -207,9 +204,9 @@ export const text =
  */
 export const format = (ok: (s: string) => boolean, name: string, max = Infinity): Rule => {
   const params = { format: name }
-  const long = { max }
-  return (v) =>
-    typeof v !== 'string' ? ['type', STRING] : v.length > max ? ['too_long', long] : ok(v) ? undefined : ['format', params]
+  // a string within `max` (else `type` or `too_long`), then in its format
+  const within = text(max, false)
+  return (v) => within(v) ?? (ok(v as string) ? undefined : ['format', params])
 }
 
 /**

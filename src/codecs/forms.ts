@@ -44,7 +44,7 @@ export const withMessages = <Input, Output>(schema: Schema<Input, Output>, messa
   })
 
 /** True for what a form holds in a field left empty: `''`, `null`, or `NaN` (an empty number input). */
-const isEmpty = (v: unknown): boolean => v === '' || v === null || (typeof v === 'number' && Number.isNaN(v))
+const isEmpty = (v: unknown): boolean => v === '' || v === null || Number.isNaN(v)
 
 /**
  * `u` as a form means it: in an object, every field whose value is empty ({@link isEmpty}) left

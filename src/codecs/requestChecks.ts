@@ -135,9 +135,7 @@ const get = (
 const listLength = (issues: Issues, v: unknown, path: string, max: number, required: boolean): number => {
   if (!Array.isArray(v)) {
     // null where the list is needed is `required`, as for every field (docs/rules.md C12)
-    if (v === undefined || (v === null && required)) {
-      if (required) fail(issues, path, 'required')
-    } else fail(issues, path, 'type', ARRAY)
+    report(issues, path, v === undefined || (v === null && required) ? (required ? ['required'] : undefined) : ['type', ARRAY])
     return -1
   }
   const n = (v as ReadonlyArray<unknown>).length
@@ -265,11 +263,10 @@ export const checkSubscription = (
   const raw = own(u, 'eventType')
   const eventType = parseWebhookEventType(raw)
   if (eventType === undefined) {
-    fail(
+    report(
       issues,
       () => pathOf(base, index, 'eventType'),
-      raw === undefined || raw === null ? 'required' : 'not_one_of',
-      raw === undefined || raw === null ? undefined : { allowed: webhookEventTypes }
+      raw === undefined || raw === null ? ['required'] : ['not_one_of', { allowed: webhookEventTypes }]
     )
   }
   return { eventType, url: get(issues, u, base, index, 'url', URL_RULE, true) }

@@ -5,98 +5,59 @@
  *
  * @module messages/format
  */
-import { hasOwn, own } from '../../internal/own.js'
+import { own } from '../../internal/own.js'
 import type { Issue, IssueParams, IssueReason, Messages } from '../../errors.js'
 
-/** The plural rules of the last locale asked for (messages of one catalog come in a row). */
-let rules: { readonly locale: string; readonly select: (n: number) => string } | undefined
-
 /**
- * The plural category of `n` (`one`, `other`…) by the rules of `locale` (`Intl.PluralRules`);
- * `other` when the locale is not a valid tag.
- */
-const category = (locale: string, n: number): string => {
-  if (rules?.locale !== locale) {
-    let plural: Intl.PluralRules | undefined
-    try {
-      plural = new Intl.PluralRules(locale)
-    } catch {
-      // a catalog's locale that is no BCP 47 tag: no plural rules, every number `other`
-    }
-    rules = { locale, select: (k) => plural?.select(k) ?? 'other' }
-  }
-  return rules.select(n)
-}
-
-/** The index of the `}` that closes the `{` at `open` in `t`; -1 when none does. */
-const closing = (t: string, open: number): number => {
-  let depth = 0
-  for (let i = open; i < t.length; i++) {
-    if (t[i] === '{') depth++
-    else if (t[i] === '}' && --depth === 0) return i
-  }
-  return -1
-}
-
-/** A param as text: a list joined with `, `. */
-const show = (v: IssueParams[string]): string => (Array.isArray(v) ? v.join(', ') : String(v))
-
-/**
- * `t` with its placeholders filled (the syntax of {@link formatIssue}); `n` is the number that
- * `#` stands for inside a plural branch.
- */
-const fill = (t: string, params: IssueParams, locale: string, n?: number): string => {
-  let out = ''
-  for (let i = 0; i < t.length; i++) {
-    const c = t[i] as string
-    const end = c === '{' ? closing(t, i) : -1
-    if (end < 0) {
-      out += c === '#' && n !== undefined ? String(n) : c
-      continue
-    }
-    const body = t.slice(i + 1, end)
-    const comma = body.indexOf(',')
-    const name = (comma < 0 ? body : body.slice(0, comma)).trim()
-    // params are the rule's (never input), read as own properties only
-    const v = own(params, name) as IssueParams[string] | undefined
-    if (v === undefined) out += t.slice(i, end + 1)
-    else if (comma < 0) out += show(v)
-    else {
-      // `{name, plural|select, key {text} key {text} …}`: the branches by key
-      const second = body.indexOf(',', comma + 1)
-      const plural = body.slice(comma + 1, second).trim() === 'plural'
-      const branches = Object.create(null) as Record<string, string>
-      for (let j = second + 1; j < body.length; ) {
-        const open = body.indexOf('{', j)
-        const close = open < 0 ? -1 : closing(body, open)
-        if (close < 0) break
-        branches[body.slice(j, open).trim()] = body.slice(open + 1, close)
-        j = close + 1
-      }
-      const k = Number(v)
-      const key = plural ? (hasOwn(branches, `=${String(k)}`) ? `=${String(k)}` : category(locale, k)) : show(v)
-      const branch = hasOwn(branches, key) ? branches[key] : branches['other']
-      out += branch === undefined ? '' : fill(branch, params, locale, plural ? k : n)
-    }
-    i = end
-  }
-  return out
-}
-
-/**
- * The message of `issue` in the catalog `messages`: the template of `issue.reason` with its
- * placeholders filled from `issue.params`. A reason the catalog lacks gives the reason itself.
- * Every issue's `message` is `formatIssue(issue, en)`.
+ * The message of `issue` in a catalog whose templates hold only `{name}` placeholders, as
+ * {@link en}'s do: each replaced by `params[name]` (a list joined with `, `; a name `params`
+ * lacks stays as written); a reason the catalog lacks gives the reason itself. For such a
+ * catalog it gives what {@link formatIssue} gives, with less code: every issue's English
+ * `message` is built by it, so a bundle that only decodes (`decodePaymentIntentRequest` alone)
+ * ships neither the plural nor the select forms.
  *
- * Templates use a small subset of ICU MessageFormat, so a catalog stays a plain object of strings
- * that a front-end copies and extends (docs/forms.md, "Catalogs"):
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { en } from './en.js'
+ * import { plainMessage } from './format.js'
+ * assert.strictEqual(plainMessage({ reason: 'too_long', params: { max: 255 } }, en), 'Must be at most 255 characters.')
+ */
+export const plainMessage = (
+  issue: { readonly reason: IssueReason; readonly params?: IssueParams },
+  messages: Messages
+): string => {
+  const template = messages[issue.reason]
+  if (typeof template !== 'string') return issue.reason
+  const params = (own(issue, 'params') as IssueParams | undefined) ?? {}
+  // params are the rule's (never input; names of word characters, values without braces), so
+  // plain reads are safe. Each placeholder replaced as a plain string, not through a regular
+  // expression: an invalid request formats one message an issue (docs/performance.md).
+  let message = template
+  for (const name of Object.keys(params)) {
+    const v = params[name]
+    const text = Array.isArray(v) ? v.join(', ') : String(v)
+    // a function, so that a `$` in the text is text, not a replacement pattern
+    message = message.replaceAll(`{${name}}`, () => text)
+  }
+  return message
+}
+
+/**
+ * The message of `issue` in the catalog `messages`: the template of `issue.reason` with each
+ * `{name}` replaced by `params[name]` (a list joined with `, `; a name `params` lacks stays as
+ * written). A reason the catalog lacks gives the reason itself. Every issue's `message` is
+ * `formatIssue(issue, en)`.
  *
- * - `{name}`: `params[name]`, a list joined with `, ` (a name `params` lacks stays as written);
- * - `{name, plural, one {# entry} other {# entries}}`: the branch of the plural category of
- *   `params[name]` (`Intl.PluralRules` of the catalog's `locale`, `en` when it has none; an exact
- *   `=0 {…}` branch first), `#` standing for the number;
- * - `{name, select, uuid {a UUID} email {an e-mail address} other {…}}`: the branch named by the
- *   value of `params[name]`, else `other`.
+ * A catalog stays a plain object of strings that a front-end copies and extends
+ * (docs/forms.md, "Catalogs"); besides a template per reason it may hold:
+ *
+ * - plural forms, `<reason>_<category>`: the template for the count of the issue (its number
+ *   param, `min`, `max` or `more`) when its plural category, by `Intl.PluralRules` of the
+ *   catalog's `locale` (`en` when it has none), is `category` (`too_few_one`, as i18next names
+ *   them); else the template of the reason;
+ * - words for param values, `<name>.<value>`: what `{name}` becomes when `params[name]` is
+ *   `value` (`format.email`, `expected.number`); else the value itself.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -107,17 +68,31 @@ const fill = (t: string, params: IssueParams, locale: string, n?: number): strin
  * assert.strictEqual(formatIssue({ reason: 'too_few', params: { min: 1 } }, nb), 'Må ha minst 1 oppføring.')
  * assert.strictEqual(formatIssue({ reason: 'too_few', params: { min: 2 } }, nb), 'Må ha minst 2 oppføringer.')
  * assert.strictEqual(formatIssue({ reason: 'format', params: { format: 'email' } }, nb), 'Må være en gyldig e-postadresse.')
- * const nn = { ...nb, locale: 'nn', required: 'Må fyllast ut.' }
- * assert.strictEqual(formatIssue({ reason: 'required' }, nn), 'Må fyllast ut.')
+ * const nn = { ...nb, locale: 'nn', required: 'Må fyllast ut.', too_few: 'Må ha minst {min} oppføringar.' }
+ * assert.strictEqual(formatIssue({ reason: 'too_few', params: { min: 2 } }, nn), 'Må ha minst 2 oppføringar.')
  */
 export const formatIssue = (
   issue: { readonly reason: IssueReason; readonly params?: IssueParams },
   messages: Messages
 ): string => {
-  const template = own(messages, issue.reason)
-  if (typeof template !== 'string') return issue.reason
-  const locale = own(messages, 'locale')
-  return fill(template, (own(issue, 'params') as IssueParams | undefined) ?? {}, typeof locale === 'string' ? locale : 'en')
+  const reason = issue.reason
+  const params = (own(issue, 'params') as IssueParams | undefined) ?? {}
+  const words: Record<string, string> = {}
+  let count: number | undefined
+  for (const name of Object.keys(params)) {
+    const v = params[name]
+    if (typeof v === 'number') count ??= v
+    const word = own(messages, `${name}.${String(v)}`)
+    if (typeof word === 'string') words[name] = word
+  }
+  let category = 'other'
+  try {
+    if (count !== undefined) category = new Intl.PluralRules((own(messages, 'locale') as string | undefined) ?? 'en').select(count)
+  } catch {
+    // a locale that is no BCP 47 tag: the reason's own template
+  }
+  const template = own(messages, `${reason}_${category}`) ?? own(messages, reason)
+  return plainMessage({ reason, params: { ...params, ...words } }, { [reason]: template } as Record<IssueReason, string>)
 }
 
 /**

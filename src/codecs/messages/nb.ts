@@ -1,7 +1,7 @@
 /**
  * Norwegian Bokmål messages of the issue reasons (docs/rules.md C12), the same templates as
- * {@link en}'s, reason for reason, with Norwegian plural forms (`locale: 'nb'`: one/other) and
- * Norwegian words for formats and types. Imported only by the forms that use it: a bundle that
+ * {@link en}'s, reason for reason, with Norwegian plural forms (`locale: 'nb'`, one and other:
+ * `too_few_one`) and Norwegian words for the formats and types (`format.email`, `expected.number`). Imported only by the forms that use it: a bundle that
  * does not import `nb` does not ship it.
  *
  * @module messages/nb
@@ -22,20 +22,33 @@ import type { Messages } from '../../errors.js'
 export const nb: Messages = {
   locale: 'nb',
   required: 'Må fylles ut.',
-  type: 'Må være {expected, select, string {tekst} number {et tall} boolean {sann eller usann} object {et objekt} array {en liste} other {av typen {expected}}}.',
+  type: 'Må være {expected}.',
+  'expected.string': 'tekst',
+  'expected.number': 'et tall',
+  'expected.boolean': 'ja eller nei',
+  'expected.object': 'et objekt',
+  'expected.array': 'en liste',
   too_short: 'Må være minst {min} tegn.',
   too_long: 'Kan ikke være lengre enn {max} tegn.',
   too_small: 'Må være minst {min}.',
   too_big: 'Kan ikke være større enn {max}.',
   not_integer: 'Må være et heltall.',
-  too_few: 'Må ha minst {min, plural, one {# oppføring} other {# oppføringer}}.',
-  too_many: 'Kan ha høyst {max, plural, one {# oppføring} other {# oppføringer}}.',
-  format:
-    'Må være {format, select, uuid {en gyldig UUID} email {en gyldig e-postadresse} url {en fullstendig nettadresse (http eller https)} mobile {et mobilnummer på 4 til 15 sifre} mobilePrefix {en landskode som +47} kid {et gyldig KID-nummer} timestamp {et tidspunkt i UTC (ISO 8601)} other {i gyldig format}}.',
+  too_few: 'Må ha minst {min} oppføringer.',
+  too_few_one: 'Må ha minst {min} oppføring.',
+  too_many: 'Kan ha høyst {max} oppføringer.',
+  too_many_one: 'Kan ha høyst {max} oppføring.',
+  format: 'Må være {format}.',
+  'format.uuid': 'en gyldig UUID',
+  'format.email': 'en gyldig e-postadresse',
+  'format.url': 'en gyldig nettadresse',
+  'format.mobile': 'et gyldig mobilnummer',
+  'format.mobilePrefix': 'en gyldig landskode',
+  'format.kid': 'et gyldig KID-nummer',
+  'format.timestamp': 'et gyldig tidspunkt',
   not_one_of: 'Må være en av disse: {allowed}.',
-  unknown_currency: 'Må være en gyldig valutakode etter ISO 4217, med store bokstaver, for eksempel NOK.',
-  currency_minor_unit: 'Valutaen støttes ikke: beløp oppgis i hundredeler, og denne valutaens minste enhet er ikke en hundredel.',
-  fee_account_differs: 'Alle gebyrlinjer må gå til samme konto som den første gebyrlinjen.',
+  unknown_currency: 'Ukjent valutakode.',
+  currency_minor_unit: 'Valutaen støttes ikke: den deles ikke i hundredeler.',
+  fee_account_differs: 'Alle gebyrlinjer må gå til samme konto.',
   sum_mismatch: 'Må være lik summen av beløpene i fordelingen.',
   too_many_issues: '{more} feil til er ikke vist.'
 }
