@@ -268,7 +268,7 @@ const decidePayment = (
     case 'FailPaymentForm': {
       const reason = own(env.fields, 'reason')
       if (reason === undefined) return E.right([{ type: 'PaymentFormFailed', at, paymentReferenceID: id }])
-      const badReason = fieldError('reason', reason, DESCRIPTION)
+      const badReason = fieldError('reason', reason, DESCRIPTION, false)
       if (badReason !== undefined) return E.left(badReason)
       return E.right([{ type: 'PaymentFormFailed', at, paymentReferenceID: id, reason: reason as string }])
     }

@@ -142,6 +142,9 @@ describe('null where a value is needed is `required` (the reason table of docs/r
     const invoice = paymentAfter(createInvoice(invoiceRequest()))
     expect(left(invoice, { type: 'ReceiveInvoiceTransfer', at: at(1), amount: null, kid: KID })).toEqual([['amount', 'required']])
     expect(left(invoice, { type: 'ReceiveInvoiceTransfer', at: at(1), amount: 100, kid: null })).toEqual([['kid', 'required']])
+    // an optional command field that is null is of the wrong type, as in a request
+    const card = paymentAfter(create())
+    expect(left(card, { type: 'FailPaymentForm', at: at(1), reason: null })).toEqual([['reason', 'type']])
   })
 
   it('a stored state: a null required field is required, a null optional one the wrong type', () => {
