@@ -7,6 +7,7 @@
  * The checks live in `src/codecs/`: `requestChecks.ts` (the collectors the decider shares),
  * `fields.ts` and `validators.ts` (one rule per kind of field), `currencies.ts`, `decode.ts`
  * (the `decode*` functions and the io-ts codecs), `standardSchema.ts` (their `~standard`),
+ * `forms.ts` (`withMessages` and `forForm`, for form libraries: docs/forms.md),
  * `messages/` (`formatIssue`, `flattenIssues` and one module per catalog, `en` and `nb`, so that
  * a bundle ships only the catalogs it imports).
  *
@@ -29,7 +30,8 @@ export type {
   WebhookSubscriptionInput
 } from './codecs/requests.js'
 export type { Codec } from './codecs/decode.js'
-export type { StandardIssue, StandardSchemaV1 } from './codecs/standardSchema.js'
+export type { Schema, StandardIssue, StandardResult, StandardSchemaV1 } from './codecs/standardSchema.js'
+export { forForm, withMessages } from './codecs/forms.js'
 export { flattenIssues, formatIssue } from './codecs/messages/format.js'
 export { en } from './codecs/messages/en.js'
 export { nb } from './codecs/messages/nb.js'

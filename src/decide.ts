@@ -222,7 +222,7 @@ const receiveTransfer = (
     return E.left(invalid('amount', 'too_big', { max: Number.MAX_SAFE_INTEGER - p.paidAmount }))
   }
   const kid = own(env.fields, 'kid')
-  if (typeof kid !== 'string') return E.left(kid === undefined ? invalid('kid', 'required') : invalid('kid', 'type', STRING))
+  if (typeof kid !== 'string') return E.left(kid === undefined || kid === null ? invalid('kid', 'required') : invalid('kid', 'type', STRING))
   if (!Object.hasOwn(p, 'kid') || kid !== p.kid) {
     return E.left(paymentError('KidMismatch', "The transfer's KID is not the invoice's KID."))
   }
@@ -268,7 +268,7 @@ const decidePayment = (
     case 'FailPaymentForm': {
       const reason = own(env.fields, 'reason')
       if (reason === undefined) return E.right([{ type: 'PaymentFormFailed', at, paymentReferenceID: id }])
-      const badReason = fieldError('reason', reason, DESCRIPTION)
+      const badReason = fieldError('reason', reason, DESCRIPTION, false)
       if (badReason !== undefined) return E.left(badReason)
       return E.right([{ type: 'PaymentFormFailed', at, paymentReferenceID: id, reason: reason as string }])
     }

@@ -7,7 +7,7 @@
  */
 
 import { en } from './codecs/messages/en.js'
-import { formatIssue } from './codecs/messages/format.js'
+import { plainMessage } from './codecs/messages/format.js'
 import { own } from './internal/own.js'
 
 // -------------------------------------------------------------------------------------
@@ -96,8 +96,15 @@ export type IssueReason =
  */
 export type IssueParams = Readonly<Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>>
 
-/** A message catalog: a template for every {@link IssueReason} (`{name}` stands for `params[name]`). */
-export type Messages = Readonly<Record<IssueReason, string>>
+/**
+ * A message catalog: a template for every {@link IssueReason} (`{name}` stands for `params[name]`);
+ * optionally the `locale` (a BCP 47 tag, `en` when absent) whose plural rules choose among plural
+ * forms (`too_few_one`), and words for param values (`format.email`), as `formatIssue` reads them.
+ */
+export type Messages = Readonly<Record<IssueReason, string>> & {
+  readonly locale?: string
+  readonly [form: string]: string | undefined
+}
 
 /**
  * One problem found while validating input. `path` is relative to the validated value, with
@@ -166,7 +173,8 @@ export const issue = (
 ): Issue => {
   const found: { path: string; code: IssueCode; reason: IssueReason; params?: IssueParams; message?: string } = { path, code, reason }
   if (params !== undefined) found.params = params
-  found.message = formatIssue(found, en)
+  // en holds only {name} placeholders: the plain filler gives formatIssue(found, en), with less code
+  found.message = plainMessage(found, en)
   return found as Issue
 }
 

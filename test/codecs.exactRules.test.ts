@@ -152,10 +152,16 @@ describe('webhookSubscriptions: what a subscription and the list must be, in wor
     ])
   })
 
-  it('an unknown eventType (null included) must be one of the seven, listed, short or long', () => {
+  it('a null eventType is required (a value is needed there: docs/rules.md C12)', () => {
+    expect(issuesOf(cardRequest({ webhookSubscriptions: [subscription, { ...subscription, eventType: null }] }))).toEqual([
+      invalid('webhookSubscriptions.1.eventType', 'required')
+    ])
+  })
+
+  it('an unknown eventType must be one of the seven, listed, short or long', () => {
     // kills 395:7 (→ true), 395:7 (`===` → `!==`), 397:11 (template → ``), 397:52 (', ' → "")
     const allowed = ['Initiated', 'Reserved', 'Charged', 'Cancelled', 'Refunded', 'PartiallyRefunded', 'InvoiceAdjusted']
-    for (const eventType of ['Paid', null, 7, 'chargedPayment']) {
+    for (const eventType of ['Paid', 7, 'chargedPayment']) {
       expect(
         issuesOf(cardRequest({ webhookSubscriptions: [subscription, { ...subscription, eventType }] })),
         String(eventType)

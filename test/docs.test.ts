@@ -1,5 +1,5 @@
 /**
- * The documentation keeps working: every ```ts block of README.md and docs/*.md type-checks
+ * The documentation keeps working: every ```ts (and ```tsx, React) block of README.md and docs/*.md type-checks
  * against the source (the package's four entries mapped to src/ as a user's import would resolve
  * them to dist/), and every relative link of those files leads to a file of the repository.
  * A block that is not meant as TypeScript (a request log, JSON, a shell command) is fenced as
@@ -19,9 +19,11 @@ interface Block {
   /** The line of the opening fence, 1-based. */
   readonly line: number
   readonly code: string
+  /** A ```tsx block (JSX, type-checked with React's automatic runtime). */
+  readonly tsx?: boolean
 }
 
-/** The fenced blocks of a Markdown text whose info string is `ts` or `typescript`. */
+/** The fenced blocks of a Markdown text whose info string is `ts`, `typescript` or `tsx`. */
 const tsBlocks = (doc: string, text: string): ReadonlyArray<Block> => {
   const out: Block[] = []
   const lines = text.split('\n')
@@ -33,6 +35,7 @@ const tsBlocks = (doc: string, text: string): ReadonlyArray<Block> => {
     const body: string[] = []
     for (i++; i < lines.length && !(lines[i] ?? '').trimStart().startsWith(fence); i++) body.push(lines[i] ?? '')
     if (open[3] === 'ts' || open[3] === 'typescript') out.push({ doc, line: start + 1, code: body.join('\n') })
+    if (open[3] === 'tsx') out.push({ doc, line: start + 1, code: body.join('\n'), tsx: true })
   }
   return out
 }
@@ -48,6 +51,7 @@ const check = (all: ReadonlyArray<Block>): ReadonlyArray<string> => {
     noUnusedLocals: false,
     noUnusedParameters: false,
     noEmit: true,
+    jsx: ts.JsxEmit.ReactJSX,
     baseUrl: root,
     paths: {
       paysplit: ['src/index.ts'],
@@ -56,8 +60,10 @@ const check = (all: ReadonlyArray<Block>): ReadonlyArray<string> => {
       'paysplit/testing': ['src/testing.ts']
     }
   }
-  // each block is a module (top-level await, its own names) at docs/<file>.<line>.ts
-  const files = new Map(all.map((b) => [join(root, 'docs', `${b.doc.replace(/[/.]/g, '_')}.${String(b.line)}.ts`), b] as const))
+  // each block is a module (top-level await, its own names) at docs/<file>.<line>.ts (.tsx)
+  const files = new Map(
+    all.map((b) => [join(root, 'docs', `${b.doc.replace(/[/.]/g, '_')}.${String(b.line)}.${b.tsx === true ? 'tsx' : 'ts'}`), b] as const)
+  )
   const host = ts.createCompilerHost(options)
   const getSourceFile = host.getSourceFile.bind(host)
   const fileExists = host.fileExists.bind(host)
@@ -89,8 +95,20 @@ describe('documentation', () => {
     expect(blocks.filter((b) => b.doc === 'README.md').length).toBeGreaterThan(0)
   })
 
-  it('every ```ts block of README.md and docs/*.md type-checks against src/', () => {
+  it('every ```ts and ```tsx block of README.md and docs/*.md type-checks against src/', () => {
     expect(check(blocks)).toEqual([])
+  })
+
+  it('the form examples are checked: docs/forms.md has tsx blocks for React Hook Form and TanStack Form', () => {
+    const forms = blocks.filter((b) => b.doc === 'docs/forms.md' && b.tsx === true).map((b) => b.code)
+    expect(forms.some((c) => c.includes("from 'react-hook-form'") && c.includes('standardSchemaResolver'))).toBe(true)
+    expect(forms.some((c) => c.includes("from '@tanstack/react-form'"))).toBe(true)
+  })
+
+  it('the check is not blind: a tsx block with a type error fails it too', () => {
+    const diagnostics = check([{ doc: 'docs/forms.md', line: 10, code: 'export const A = (): number => <div />', tsx: true }])
+    expect(diagnostics).toHaveLength(1)
+    expect(diagnostics[0]).toMatch(/^docs\/forms\.md:11: Type .* is not assignable to type 'number'/)
   })
 
   it('the check is not blind: a block with a type error fails it, with its file and line', () => {

@@ -4,6 +4,9 @@
  * `flattenIssues`, the bounds on every error, reads of own properties only, and the Standard
  * Schema v1 face of the codecs, taken by a real consumer (React Hook Form's resolver).
  */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { build } from 'esbuild'
 import fc from 'fast-check'
@@ -18,6 +21,7 @@ import {
   formatIssue,
   type Issue,
   issueReasons,
+  type IssueParams,
   type IssueReason,
   type Messages,
   MoneySplitPatch,
@@ -27,10 +31,13 @@ import {
   type PaymentIntentRequestInput,
   WebhookSubscription
 } from '../src/codecs.js'
+import { plainMessage } from '../src/codecs/messages/format.js'
 import { validateState } from '../src/codecs/storedState.js'
 import { transition } from '../src/decider.js'
 import { cardRequest, complete, create, FEE_ACCOUNT, PARTNER, paymentAfter, SELLER } from './builders.js'
 import { cardPayment, charge as chargePayment, invoicePayment } from './fixtures.js'
+
+const srcDir = fileURLToPath(new URL('../src', import.meta.url))
 
 const left = <A>(r: E.Either<{ readonly issues?: ReadonlyArray<Issue> }, A>): ReadonlyArray<Issue> => {
   if (E.isRight(r)) throw new Error('expected Left')
@@ -57,6 +64,80 @@ const paramsOf: Readonly<Record<IssueReason, ReadonlyArray<string>>> = {
   too_many_issues: ['more']
 }
 
+/** Every value paysplit puts in the params a catalog must word (docs/rules.md C12, the reason table). */
+const paramValues = {
+  expected: ['string', 'number', 'boolean', 'object', 'array'],
+  format: ['uuid', 'email', 'url', 'mobile', 'mobilePrefix', 'kid', 'timestamp']
+} as const
+
+/** The params of every issue a reason can have, sampled: each worded value, counts 1 and 2. */
+const samples = (reason: IssueReason): ReadonlyArray<IssueParams> => {
+  const names = paramsOf[reason]
+  if (names.length === 0) return [{}]
+  const n = names[0] as string
+  if (n === 'expected' || n === 'format') return paramValues[n].map((v) => ({ [n]: v }))
+  if (n === 'allowed') return [{ allowed: ['test', 'production'] }]
+  return [1, 2, 7, 255].map((v) => ({ [n]: v }))
+}
+
+/**
+ * What is wrong with a catalog (the words of a form): a reason without its template; a message
+ * left with braces, a `#` or a param's name; a message the same as the other catalog's (not
+ * translated); a format or type value without words of its own (it falls to `other`, or the
+ * English identifier shows in another language); a count that is not in the message, or the same words for 1 and 2
+ * where the other catalog's plural forms differ; a locale that is no BCP 47 tag.
+ */
+const catalogProblems = (catalog: Messages, other: Messages, language: string): ReadonlyArray<string> => {
+  const problems: string[] = []
+  // its plural rules are those of its language: a catalog for another language names it
+  if ((catalog.locale ?? 'en').split('-')[0] !== language) problems.push(`locale: not ${language}`)
+  const english = language === 'en'
+  if (catalog.locale !== undefined) {
+    try {
+      new Intl.PluralRules(catalog.locale)
+    } catch {
+      problems.push('locale: not a BCP 47 tag')
+    }
+  }
+  for (const reason of issueReasons) {
+    if (!Object.hasOwn(catalog, reason) || typeof catalog[reason] !== 'string') {
+      problems.push(`${reason}: no template`)
+      continue
+    }
+    for (const params of samples(reason)) {
+      const at = `${reason} ${JSON.stringify(params)}`
+      const message = formatIssue({ reason, params }, catalog)
+      if (/[{}#]/.test(message) || message.trim().length < 4) problems.push(`${at}: not filled (${message})`)
+      if (message === formatIssue({ reason, params }, other)) problems.push(`${at}: as in the other catalog`)
+      for (const [name, value] of Object.entries(params)) {
+        if (typeof value === 'number' && !message.includes(String(value))) problems.push(`${at}: the count is missing`)
+        if (name === 'expected' || name === 'format') {
+          const unknown = formatIssue({ reason, params: { [name]: 'zzz' } }, catalog)
+          // a catalog for another language than English words each value (English names them by
+          // the identifiers of the reason table, as `params` does): not the identifier, not `other`
+          if (!english && (message === unknown.replaceAll('zzz', String(value)) || message.includes(String(value)))) {
+            problems.push(`${at}: the value is not worded`)
+          }
+        }
+      }
+    }
+    // a count of entries reads differently for 1 and 2 in a language whose plural rules say so
+    if ((reason === 'too_few' || reason === 'too_many') && !english) {
+      const name = paramsOf[reason][0] as string
+      const at = (n: number): string => formatIssue({ reason, params: { [name]: n } }, catalog).replace(String(n), 'N')
+      let distinct = false
+      try {
+        const rules = new Intl.PluralRules(language)
+        distinct = rules.select(1) !== rules.select(2)
+      } catch {
+        // reported above
+      }
+      if (distinct && at(1) === at(2)) problems.push(`${reason}: one plural form for 1 and 2`)
+    }
+  }
+  return problems
+}
+
 // -------------------------------------------------------------------------------------
 // C12: reasons and catalogs
 // -------------------------------------------------------------------------------------
@@ -68,20 +149,104 @@ describe('C12 the reasons are a closed list, and every reason has a message in e
   })
 
   for (const [name, catalog] of [['en', en], ['nb', nb]] as const) {
-    it(`${name}: a template for every reason and nothing else, naming only that reason's params`, () => {
-      // the type says it too: a catalog is a Record<IssueReason, string>
+    it(`${name}: a template for every reason, every param value worded, plural forms by its locale`, () => {
+      // the type says it too: a catalog is a Record<IssueReason, string> (and an optional locale)
       const typed: Record<IssueReason, string> = catalog
-      expect(Object.keys(typed).sort()).toEqual([...issueReasons].sort())
-      for (const reason of issueReasons) {
-        const template = catalog[reason]
-        expect(typeof template, reason).toBe('string')
-        expect(template.trim().length, reason).toBeGreaterThan(3)
-        const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
-        expect(names.every((n) => paramsOf[reason].includes(n as string)), `${name}.${reason}: ${template}`).toBe(true)
-        expect(paramsOf[reason].every((n) => names.includes(n)), `${name}.${reason} names every param`).toBe(true)
+      // besides the reasons: the locale, plural forms (too_few_one) and words (format.email)
+      for (const key of Object.keys(typed)) {
+        const known =
+          key === 'locale' ||
+          issueReasons.includes(key as IssueReason) ||
+          issueReasons.some((r) => key.startsWith(`${r}_`) && ['zero', 'one', 'two', 'few', 'many', 'other'].includes(key.slice(r.length + 1))) ||
+          Object.entries(paramValues).some(([name, values]) => (values as ReadonlyArray<string>).some((v) => key === `${name}.${v}`))
+        expect(known, `${name}: ${key}`).toBe(true)
       }
+      for (const reason of issueReasons) expect(typeof typed[reason], reason).toBe('string')
+      expect(catalogProblems(catalog, name === 'en' ? nb : en, name)).toEqual([])
     })
   }
+
+  it('the values that params hold are the ones paysplit gives (every format and type the source names)', () => {
+    const source = readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => readFileSync(join(srcDir, f), 'utf8'))
+      .join('\n')
+    const formats = new Set([...source.matchAll(/\bformat\(\w+, '(\w+)'/g)].map((m) => m[1]))
+    const types = new Set([...source.matchAll(/\bexpected: '(\w+)'/g)].map((m) => m[1]))
+    expect([...formats].sort()).toEqual([...paramValues.format].sort())
+    expect([...types].sort()).toEqual([...paramValues.expected].sort())
+  })
+
+  it('the check fails a catalog that lacks a reason, a word for a format or a type, or a plural form', () => {
+    const without = (reason: IssueReason): Messages => {
+      const c: Partial<Record<IssueReason, string>> = { ...nb }
+      Reflect.deleteProperty(c, reason)
+      return c as Messages
+    }
+    expect(catalogProblems(without('sum_mismatch'), en, 'nb')).toContain('sum_mismatch: no template')
+    const lacking = (key: string): Messages => {
+      const c: Record<string, string | undefined> = { ...nb }
+      Reflect.deleteProperty(c, key)
+      return c as Messages
+    }
+    expect(catalogProblems(lacking('format.email'), en, 'nb')).toContain('format {"format":"email"}: the value is not worded')
+    expect(catalogProblems(lacking('expected.number'), en, 'nb')).toContain('type {"expected":"number"}: the value is not worded')
+    expect(catalogProblems(lacking('too_few_one'), en, 'nb')).toContain('too_few: one plural form for 1 and 2')
+    expect(catalogProblems({ ...nb, sum_mismatch: en.sum_mismatch }, en, 'nb')).toContain('sum_mismatch {}: as in the other catalog')
+    expect(catalogProblems({ ...nb, locale: 'no such locale!' }, en, 'nb')).toContain('locale: not a BCP 47 tag')
+    expect(catalogProblems(lacking('locale'), en, 'nb')).toContain('locale: not nb')
+  })
+
+  it('nb says it in Norwegian: plural forms, formats and types (the words a form shows)', () => {
+    const say = (reason: IssueReason, params?: IssueParams): string => formatIssue(params === undefined ? { reason } : { reason, params }, nb)
+    expect(say('too_few', { min: 1 })).toBe('Må ha minst 1 oppføring.')
+    expect(say('too_few', { min: 2 })).toBe('Må ha minst 2 oppføringer.')
+    expect(say('too_many', { max: 1 })).toBe('Kan ha høyst 1 oppføring.')
+    expect(say('too_many', { max: 20 })).toBe('Kan ha høyst 20 oppføringer.')
+    expect(say('too_short', { min: 1 })).toBe('Må være minst 1 tegn.')
+    expect(say('format', { format: 'uuid' })).toBe('Må være en gyldig UUID.')
+    expect(say('format', { format: 'email' })).toBe('Må være en gyldig e-postadresse.')
+    expect(say('format', { format: 'url' })).toBe('Må være en gyldig nettadresse.')
+    expect(say('type', { expected: 'number' })).toBe('Må være et tall.')
+    expect(say('type', { expected: 'string' })).toBe('Må være tekst.')
+    // en words every count paysplit gives without plural forms (so a decoder ships none)
+    expect(formatIssue({ reason: 'too_few', params: { min: 1 } }, en)).toBe('Must have 1 or more entries.')
+    expect(formatIssue({ reason: 'too_short', params: { min: 1 } }, en)).toBe('Must be 1 or more characters.')
+    expect(formatIssue({ reason: 'too_many', params: { max: 1 } }, en)).toBe('Must have 1 or fewer entries.')
+    expect(formatIssue({ reason: 'too_many_issues', params: { more: 1 } }, en)).toBe('1 more not shown.')
+  })
+
+  it('plural forms by the locale of the catalog, words for param values; a catalog stays a plain object a front-end extends', () => {
+    const pl: Messages = {
+      ...en,
+      locale: 'pl',
+      too_few: 'Co najmniej {min} wpisu.',
+      too_few_one: 'Co najmniej {min} wpis.',
+      too_few_few: 'Co najmniej {min} wpisy.',
+      too_few_many: 'Co najmniej {min} wpisów.',
+      format: 'Zły format: {format}.',
+      'format.email': 'e-mail'
+    }
+    const few = (min: number): string => formatIssue({ reason: 'too_few', params: { min } }, pl)
+    expect([1, 2, 5, 22].map(few)).toEqual(['Co najmniej 1 wpis.', 'Co najmniej 2 wpisy.', 'Co najmniej 5 wpisów.', 'Co najmniej 22 wpisy.'])
+    expect(formatIssue({ reason: 'format', params: { format: 'email' } }, pl)).toBe('Zły format: e-mail.')
+    expect(formatIssue({ reason: 'format', params: { format: 'kid' } }, pl)).toBe('Zły format: kid.')
+    // a locale that is no tag: the reason's own template, nothing thrown
+    expect(formatIssue({ reason: 'too_few', params: { min: 1 } }, { ...pl, locale: '!!' })).toBe('Co najmniej 1 wpisu.')
+    // words are looked up as own properties only
+    const polluted = Object.prototype as Record<string, unknown>
+    polluted['format.kid'] = 'x'
+    try {
+      expect(formatIssue({ reason: 'format', params: { format: 'kid' } }, pl)).toBe('Zły format: kid.')
+    } finally {
+      Reflect.deleteProperty(polluted, 'format.kid')
+    }
+  })
+
+  it('en holds a template per reason and nothing else: every message plainMessage builds is formatIssue(issue, en)', () => {
+    expect(Object.keys(en).sort()).toEqual([...issueReasons].sort())
+    for (const reason of issueReasons) for (const params of samples(reason)) expect(plainMessage({ reason, params }, en)).toBe(formatIssue({ reason, params }, en))
+  })
 
   it('a catalog that lacks a reason fails this check (and formatIssue falls back to the reason)', () => {
     const partial: Partial<Record<IssueReason, string>> = { ...en }
@@ -95,7 +260,7 @@ describe('C12 formatIssue fills the template of the reason from params', () => {
   it('each {name} from params, lists joined with ", ", a name params lack left as written', () => {
     expect(formatIssue({ reason: 'too_long', params: { max: 255 } }, en)).toBe('Must be at most 255 characters.')
     expect(formatIssue({ reason: 'not_one_of', params: { allowed: ['a', 'b', 'c'] } }, en)).toBe('Must be one of: a, b, c.')
-    expect(formatIssue({ reason: 'too_long' }, en)).toBe('Must be at most {max} characters.')
+    expect(formatIssue({ reason: 'not_one_of' }, en)).toBe('Must be one of: {allowed}.')
     expect(formatIssue({ reason: 'too_many_issues', params: { more: 7 } }, nb)).toBe('7 feil til er ikke vist.')
     const own: Messages = { ...en, required: 'Fill in {what}.' }
     expect(formatIssue({ reason: 'required', params: { what: 'this' } }, own)).toBe('Fill in this.')
@@ -232,7 +397,7 @@ describe('C3 bounded errors: at most 100 issues, then one too_many_issues; no in
     expect(issues).toHaveLength(101)
     expect(issues[0]).toMatchObject({ path: 'moneySplitPatch.0.splitID', reason: 'required' })
     expect(issues[99]).toMatchObject({ path: 'moneySplitPatch.49.updateType', reason: 'required' })
-    expect(issues[100]).toEqual({ path: '', code: 'ValidationFailed', reason: 'too_many_issues', params: { more: 2 * n - 100 }, message: `${2 * n - 100} more problems.` })
+    expect(issues[100]).toEqual({ path: '', code: 'ValidationFailed', reason: 'too_many_issues', params: { more: 2 * n - 100 }, message: `${2 * n - 100} more not shown.` })
     const e = decodeMoneySplitPatch(patch)
     expect(E.isLeft(e) && JSON.stringify(e.left).length).toBeLessThan(64_000)
   })
@@ -418,13 +583,13 @@ describe('C12 Standard Schema v1: every codec a form uses carries ~standard (ven
       expect([s.version, s.vendor, typeof s.validate]).toEqual([1, 'paysplit', 'function'])
       const r = s.validate(null)
       expect(r).not.toBeInstanceOf(Promise)
-      expect('issues' in r && r.issues).toEqual([expect.objectContaining({ message: 'Must be of type object.', path: [] })])
+      expect('issues' in r && r.issues).toEqual([expect.objectContaining({ message: 'Must be of type object.', reason: 'type', path: [] })])
     }
   })
 
   it('a valid value gives { value } (the decoded one), an invalid one every issue with its path as keys', () => {
     const ok = PaymentIntentRequest['~standard'].validate(cardRequest({ webhookSubscriptions: [{ eventType: 'ChargedPayment', url: 'https://a.example/h' }] }))
-    expect('value' in ok && ok.value.webhookSubscriptions[0]?.eventType).toBe('Charged')
+    expect(ok.issues === undefined && ok.value.webhookSubscriptions[0]?.eventType).toBe('Charged')
     const bad = PaymentIntentRequest['~standard'].validate({
       ...cardRequest(),
       moneySplitList: [

@@ -39,7 +39,7 @@ describe('validateState: the remaining branches', () => {
     expect(issues).toHaveLength(101)
     expect(issues.slice(0, 100).every((i) => i.path.startsWith('state.moneySplits.'))).toBe(true)
     // the list stopped at its 100th issue; the two fields after it are counted, not listed
-    expect(issues[100]).toEqual({ path: '', code: 'ValidationFailed', reason: 'too_many_issues', params: { more: 2 }, message: '2 more problems.' })
+    expect(issues[100]).toEqual({ path: '', code: 'ValidationFailed', reason: 'too_many_issues', params: { more: 2 }, message: '2 more not shown.' })
   })
 
   it('reports an array whose length is not a safe integer (a proxy) at state.moneySplits', () => {

@@ -14,8 +14,10 @@
  *
  * - reads every property of the input once, and only own properties (inherited ones count as
  *   absent); a property whose value is `undefined` counts as absent too; `null` is never a
- *   stand-in for an absent optional field (it is rejected), except that a `null`
- *   `customerExternalID` is reported as missing;
+ *   stand-in for an absent field: where a value is needed (a required field, a list entry) it is
+ *   reported as `required` (a `null` `customerExternalID` as missing), and a `null` optional
+ *   field is rejected as the wrong type (`forForm` reads `null` and `''` as absent instead, for
+ *   forms: docs/decisions.md "Forms: a form mode");
  * - returns a fresh plain object holding only the known fields: unknown fields are dropped
  *   silently, absent optional strings stay absent, `webhookSubscriptions` defaults to `[]`,
  *   `metaData` to `{}`, webhook event types are normalised to their short form, and `-0`
@@ -78,7 +80,7 @@ import {
   validatePaymentIntentRequest,
   type Validated
 } from './requestChecks.js'
-import { issuesOf, standard, type StandardSchemaV1 } from './standardSchema.js'
+import { issuesOf, standard, type Schema } from './standardSchema.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -246,7 +248,7 @@ export const decodeMoneySplitPatch = (input: unknown): Either<PaymentError, Mone
  * A codec of `paysplit/codecs`: an io-ts `Type` that is also a Standard Schema v1
  * (`~standard`, vendor `paysplit`, synchronous `validate`; docs/rules.md C12).
  */
-export type Codec<Input, A> = t.Type<A> & StandardSchemaV1<Input, A>
+export type Codec<Input, A> = t.Type<A> & Schema<Input, A>
 
 /**
  * The io-ts codec `name` of a collector: `decode` gives one io-ts error per issue (context key =

@@ -22,7 +22,9 @@ import {
   isTimestamp,
   isUuid,
   MAX_DESCRIPTION_LENGTH,
-  MAX_STRING_LENGTH
+  MAX_EMAIL_LENGTH,
+  MAX_STRING_LENGTH,
+  MAX_URL_LENGTH
 } from './validators.js'
 
 // -------------------------------------------------------------------------------------
@@ -128,9 +130,16 @@ export const ARRAY = { expected: 'array' } as const
 
 /**
  * True when `u` is an object; else pushes a `type` issue (expected `object`) at its path (as
- * {@link pathOf} builds it for the object itself).
+ * {@link pathOf} builds it for the object itself). A `null` list entry is an entry of the wrong
+ * type too, not a missing one (a hole is that): docs/decisions.md "Forms: null and empty fields".
  *
  * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isObject, type Issues } from './fields.js'
+ * const issues: Issues = []
+ * assert.strictEqual(isObject(issues, null, 'moneySplitList', 0), false)
+ * assert.deepStrictEqual(issues.map((i) => [i.path, i.reason]), [['moneySplitList.0', 'type']])
  */
 export const isObject = (issues: Issues, u: unknown, base: string, index: number): u is Obj => {
   if (isRecord(u)) return true
@@ -181,13 +190,23 @@ export const text =
 
 /**
  * A string that `ok` accepts (each `ok` checks the length first, so this stays linear), else a
- * `format` issue naming `name`.
+ * `format` issue naming `name`; a string longer than `max` is `too_long` (`{ max }`), not
+ * `format`, as the reason table of docs/rules.md C12 says of every string past its limit.
  *
  * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { format } from './fields.js'
+ * const digits = format((s) => /^\d+$/.test(s), 'digits', 4)
+ * assert.strictEqual(digits('123'), undefined)
+ * assert.deepStrictEqual(digits('12a'), ['format', { format: 'digits' }])
+ * assert.deepStrictEqual(digits('12345'), ['too_long', { max: 4 }])
  */
-export const format = (ok: (s: string) => boolean, name: string): Rule => {
+export const format = (ok: (s: string) => boolean, name: string, max = Infinity): Rule => {
   const params = { format: name }
-  return (v) => (typeof v !== 'string' ? ['type', STRING] : ok(v) ? undefined : ['format', params])
+  // a string within `max` (else `type` or `too_long`), then in its format
+  const within = text(max, false)
+  return (v) => within(v) ?? (ok(v as string) ? undefined : ['format', params])
 }
 
 /**
@@ -232,7 +251,7 @@ export const DESCRIPTION = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false)
 /** UUIDs, in either case. @internal */
 export const UUID = /* @__PURE__ */ format(isUuid, 'uuid')
 /** Absolute http(s) URLs. @internal */
-export const URL_RULE = /* @__PURE__ */ format(isHttpUrl, 'url')
+export const URL_RULE = /* @__PURE__ */ format(isHttpUrl, 'url', MAX_URL_LENGTH)
 /** Amounts, in minor units. @internal */
 export const AMOUNT = /* @__PURE__ */ integer(0)
 /** grossAmount, splitID, version. @internal */
@@ -262,7 +281,7 @@ export const CURRENCY: Rule = (v) => {
 /** Timestamps: ISO 8601 UTC with fractional seconds. @internal */
 export const TIMESTAMP = /* @__PURE__ */ format(isTimestamp, 'timestamp')
 /** The customer's e-mail address. @internal */
-export const EMAIL = /* @__PURE__ */ format(isEmail, 'email')
+export const EMAIL = /* @__PURE__ */ format(isEmail, 'email', MAX_EMAIL_LENGTH)
 /** The customer's mobile prefix. @internal */
 export const MOBILE_PREFIX = /* @__PURE__ */ format(isMobilePrefix, 'mobilePrefix')
 /** The customer's mobile number. @internal */
@@ -271,7 +290,8 @@ export const MOBILE = /* @__PURE__ */ format(isMobileNumber, 'mobile')
 /**
  * Checks the value `v` of the field `key` of the object at (`base`, `index`): returns it (`-0`
  * as `0`) when it is present and keeps `rule`; else `undefined`, with an issue when it is
- * present, or absent and `required`.
+ * present, or absent and `required`. A `null` where a value is needed (`required`) is `required`
+ * too; a `null` optional field is present and breaks its rule (`type`), docs/rules.md C12.
  *
  * @internal
  * @example
@@ -281,9 +301,13 @@ export const MOBILE = /* @__PURE__ */ format(isMobileNumber, 'mobile')
  * assert.strictEqual(check(issues, 5, 'moneySplitList', 0, 'amount', AMOUNT), 5)
  * assert.strictEqual(check(issues, -1, 'moneySplitList', 0, 'amount', AMOUNT), undefined)
  * assert.strictEqual(check(issues, undefined, '', -1, 'grossAmount', AMOUNT, true), undefined)
+ * assert.strictEqual(check(issues, null, '', -1, 'grossAmount', AMOUNT, true), undefined)
+ * assert.strictEqual(check(issues, null, 'moneySplitList', 0, 'amount', AMOUNT), undefined)
  * assert.deepStrictEqual(issues.map((i) => [i.path, i.reason]), [
  *   ['moneySplitList.0.amount', 'too_small'],
- *   ['grossAmount', 'required']
+ *   ['grossAmount', 'required'],
+ *   ['grossAmount', 'required'],
+ *   ['moneySplitList.0.amount', 'type']
  * ])
  */
 export const check = (
@@ -295,7 +319,8 @@ export const check = (
   rule: Rule,
   required = false
 ): unknown => {
-  const broken: Broken | undefined = v === undefined ? (required ? ['required'] : undefined) : rule(v)
+  const broken: Broken | undefined =
+    v === undefined || (v === null && required) ? (required ? ['required'] : undefined) : rule(v)
   if (broken === undefined) return v === 0 ? 0 : v
   report(issues, () => pathOf(base, index, key), broken)
   return undefined

@@ -134,8 +134,8 @@ const get = (
  */
 const listLength = (issues: Issues, v: unknown, path: string, max: number, required: boolean): number => {
   if (!Array.isArray(v)) {
-    if (v !== undefined) fail(issues, path, 'type', ARRAY)
-    else if (required) fail(issues, path, 'required')
+    // null where the list is needed is `required`, as for every field (docs/rules.md C12)
+    report(issues, path, v === undefined || (v === null && required) ? (required ? ['required'] : undefined) : ['type', ARRAY])
     return -1
   }
   const n = (v as ReadonlyArray<unknown>).length
@@ -263,11 +263,10 @@ export const checkSubscription = (
   const raw = own(u, 'eventType')
   const eventType = parseWebhookEventType(raw)
   if (eventType === undefined) {
-    fail(
+    report(
       issues,
       () => pathOf(base, index, 'eventType'),
-      raw === undefined ? 'required' : 'not_one_of',
-      raw === undefined ? undefined : { allowed: webhookEventTypes }
+      raw === undefined || raw === null ? ['required'] : ['not_one_of', { allowed: webhookEventTypes }]
     )
   }
   return { eventType, url: get(issues, u, base, index, 'url', URL_RULE, true) }

@@ -95,8 +95,11 @@ export interface MoneySplitPatch {
 
 /**
  * What a form holds for a text, number or choice field before validation: the value, a string
- * typed into a number field, `null` or nothing for an empty field. The codecs check it: a string
- * where a number is needed is a `type` issue, `null` a `required` one.
+ * typed into a number field, `''`, `null` or nothing for an empty field. The codecs check it: a
+ * string where a number is needed is a `type` issue; `null` is `required` where the field is
+ * required and a `type` issue where it is optional; `''` is `too_short` or `format`. Through
+ * `forForm` an empty field (`''`, `null`, `NaN`) is absent instead: an optional one is left out,
+ * a required one is `required` (docs/decisions.md "Forms: a form mode").
  */
 export type FormValue<A> = A | string | null | undefined
 
@@ -126,8 +129,9 @@ export interface MoneySplitRequestInput {
 
 /**
  * The payment-intent request as a form holds it before validation: every field optional, numbers
- * possibly still strings, empty fields `null`; `PaymentIntentRequest` is what the codecs decode it
- * to. A Standard Schema consumer infers it from `PaymentIntentRequest['~standard']`.
+ * possibly still strings, empty fields `''` or `null` (validate them with
+ * `forForm(PaymentIntentRequest)`); `PaymentIntentRequest` is what the codecs decode it to. A
+ * Standard Schema consumer infers it from `PaymentIntentRequest['~standard']`.
  */
 export interface PaymentIntentRequestInput {
   readonly externalPaymentReferenceID?: FormValue<string>

@@ -66,6 +66,33 @@ export declare namespace StandardSchemaV1 {
 export type StandardIssue = Omit<Issue, 'path'> & { readonly path: ReadonlyArray<string | number> }
 
 /**
+ * What `validate` of a paysplit schema gives, synchronously: the decoded value, or every issue as
+ * a {@link StandardIssue} (its `reason` and `params` typed, for a form that words its own messages).
+ */
+export type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<StandardIssue> }
+
+/**
+ * A Standard Schema v1 of paysplit (`~standard`, vendor `paysplit`): `validate` is synchronous and
+ * its issues are paysplit issues, typed ({@link StandardResult}), so a form library or a program
+ * reads `reason` and `params` without a cast. Every codec of `paysplit/codecs` is one, and so is
+ * what `withMessages` and `forForm` return.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { PaymentIntentRequest, type Schema } from 'paysplit/codecs'
+ * const schema: Schema<unknown, unknown> = PaymentIntentRequest
+ * const r = schema['~standard'].validate({ grossAmount: null })
+ * assert.ok(r.issues?.some((i) => i.path[0] === 'grossAmount' && i.reason === 'required'))
+ */
+export interface Schema<Input, Output> extends StandardSchemaV1<Input, Output> {
+  readonly '~standard': Omit<StandardSchemaV1.Props<Input, Output>, 'validate'> & {
+    readonly validate: (value: unknown, options?: StandardSchemaV1.Options) => StandardResult<Output>
+  }
+}
+
+/**
  * The path `moneySplitList.1.amount` as keys `['moneySplitList', 1, 'amount']`: list indexes as
  * numbers; a metaData key (which may hold dots or digits) stays one string key.
  *
@@ -106,9 +133,7 @@ export const issuesOf = (issues: Parameters<typeof validationError>[0]): Readonl
  */
 export const standard = <Input, Output>(
   collector: (u: unknown) => Validated<Output>
-): StandardSchemaV1.Props<Input, Output> & {
-  readonly validate: (value: unknown) => { readonly value: Output } | { readonly issues: ReadonlyArray<StandardIssue> }
-} => ({
+): Schema<Input, Output>['~standard'] => ({
   version: 1,
   vendor: 'paysplit',
   validate: (u) => {

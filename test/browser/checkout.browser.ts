@@ -6,6 +6,9 @@
  * Node for the request the page built, in English and in Norwegian; fixing it makes the form
  * valid. Rows are added and removed, a fee box ticked; a form wrong almost everywhere shows every
  * issue beside its field. A screenshot is saved as docs/checkout.png (the README shows it).
+ * The same checkout with React Hook Form (docs/examples/checkout/react-hook-form.tsx, React bundled
+ * in) shows every error beside its field in Norwegian through `withMessages(forForm(…), nb)`, sends
+ * no empty optional field, and is saved as docs/forms-nb.png (docs/forms.md shows it).
  *
  * When Chromium is missing this test FAILS (it never skips): CI installs it first (`.ci/run`).
  * Run by `npm run test:browser` (.config/vitest.browser.config.ts).
@@ -22,6 +25,7 @@ import { serveCheckout } from '../../docs/examples/checkout/serve.js'
 import { decodePaymentIntentRequest, en, flattenIssues, formatIssue, nb, type Messages } from '../../src/codecs.js'
 
 const screenshotPath = fileURLToPath(new URL('../../docs/checkout.png', import.meta.url))
+const formsScreenshotPath = fileURLToPath(new URL('../../docs/forms-nb.png', import.meta.url))
 
 /** `$CHROMIUM_PATH`, else `chromium` on the PATH, else Debian's path. */
 const chromiumPath = (): string => {
@@ -246,5 +250,78 @@ describe('the checkout page in headless Chromium', () => {
       expect(shown.others).toStrictEqual([])
     }
     expect(pageErrors).toStrictEqual([])
+  })
+
+  describe('the same checkout with React Hook Form, in Norwegian (withMessages(forForm(PaymentIntentRequest), nb))', () => {
+    /** The message beside each field that shows one, by path. */
+    const shownErrors = (p: Page): Promise<Record<string, string>> =>
+      p.evaluate(() =>
+        Object.fromEntries(
+          Array.from(document.querySelectorAll<HTMLElement>('[data-error-for]'))
+            .filter((el) => (el.textContent ?? '') !== '')
+            .map((el) => [el.dataset['errorFor'] ?? '', el.textContent ?? ''])
+        )
+      )
+    const sent = async (p: Page): Promise<unknown> => {
+      const text = (await p.textContent('#request')) ?? ''
+      return text === '' ? undefined : (JSON.parse(text) as unknown)
+    }
+    const submit = async (p: Page, valid: boolean): Promise<void> => {
+      await p.click('#pay')
+      await p.waitForSelector(`#status[data-valid="${String(valid)}"]`)
+    }
+
+    it('an empty optional e-mail is left out, and what the form sends the strict codec accepts', async () => {
+      const p = ready()
+      await p.goto(`${url}react-hook-form`)
+      await p.waitForSelector('form#checkout')
+      await p.fill('input[name="customer.email"]', '')
+      await submit(p, true)
+      expect(await shownErrors(p)).toStrictEqual({})
+      const request = (await sent(p)) as { customer?: Record<string, unknown>; description?: unknown; moneySplitList: Array<Record<string, unknown>> }
+      expect(request.customer).toStrictEqual({ name: 'Kari Nordmann' })
+      expect(Object.hasOwn(request, 'description')).toBe(false)
+      expect(Object.hasOwn(request.moneySplitList[1] ?? {}, 'description')).toBe(false)
+      expect(decodePaymentIntentRequest(request)._tag).toBe('Right')
+      expect(await p.textContent('#status')).toBe('Klar til betaling.')
+      expect(pageErrors).toStrictEqual([])
+    })
+
+    it('every error beside its field in Norwegian: a bad e-mail, an empty amount, a bad account, a too-long URL, no split at all', async () => {
+      const p = ready()
+      await p.goto(`${url}react-hook-form`)
+      await p.waitForSelector('form#checkout')
+      await p.fill('input[name="customer.email"]', 'kari@localhost')
+      await p.fill('input[name="customer.mobile"]', '12')
+      await p.fill('input[name="grossAmount"]', '')
+      await p.fill('input[name="moneySplitList.0.connectedAccountID"]', 'konto-1')
+      await p.fill('input[name="successUrl"]', `https://butikk.example.no/${'a'.repeat(2048)}`)
+      await submit(p, false)
+      expect(await shownErrors(p)).toStrictEqual({
+        grossAmount: 'Må fylles ut.',
+        'moneySplitList.0.connectedAccountID': 'Må være en gyldig UUID.',
+        'customer.email': 'Må være en gyldig e-postadresse.',
+        'customer.mobile': 'Må være et gyldig mobilnummer.',
+        successUrl: formatIssue({ reason: 'too_long', params: { max: 2048 } }, nb)
+      })
+      expect(formatIssue({ reason: 'too_long', params: { max: 2048 } }, nb)).toBe('Kan ikke være lengre enn 2048 tegn.')
+      expect(await sent(p)).toBeUndefined()
+      await p.screenshot({ path: formsScreenshotPath, fullPage: true })
+
+      // fixing a field clears its message as the user types (React Hook Form re-validates on change)
+      await p.fill('input[name="customer.email"]', '')
+      await p.fill('input[name="customer.mobile"]', '')
+      await p.fill('input[name="grossAmount"]', '100000')
+      await p.fill('input[name="moneySplitList.0.connectedAccountID"]', '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f')
+      await p.fill('input[name="successUrl"]', 'https://butikk.example.no/betalt')
+      await expect.poll(() => shownErrors(p)).toStrictEqual({})
+
+      // no split at all: the list's own message, with its Norwegian plural form
+      await p.click('.split:nth-of-type(2) button.remove')
+      await p.click('.split button.remove')
+      await submit(p, false)
+      expect(await shownErrors(p)).toStrictEqual({ moneySplitList: 'Må ha minst 1 oppføring.' })
+      expect(pageErrors).toStrictEqual([])
+    })
   })
 })
