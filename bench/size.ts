@@ -8,8 +8,9 @@
  * the entry offers is shaken out; the budgets of single functions keep that function alone.
  *
  * Budgets: `paysplit/codecs` without its catalogs ≤ 6.5 kB, each catalog alone ≤ 1.5 kB,
- * `decodePaymentIntentRequest` alone ≤ 3.5 kB, `transition` alone ≤ 13 kB, the three entries
- * together ≤ 21 kB.
+ * `decodePaymentIntentRequest` alone ≤ 3.5 kB, `transition` alone ≤ 13 kB, `parseOcrGiro`
+ * alone ≤ 4 kB, the three entries together ≤ 26 kB (docs/decisions.md, "Bundle
+ * budgets with OCR giro files and safe retries").
  *
  * Fails (exit 1) when a budget is exceeded. Prints the largest inputs of each bundle and how much of
  * it is string literals (text) rather than code.
@@ -73,7 +74,12 @@ const budgets: ReadonlyArray<Budget> = [
       "export * as codecs from 'paysplit/codecs'",
       "export * as http from 'paysplit/http'"
     ].join('\n'),
-    budget: 21 * KB
+    budget: 26 * KB
+  },
+  {
+    name: 'parseOcrGiro alone (the OCR giro reader)',
+    entry: "export { parseOcrGiro } from 'paysplit/http'",
+    budget: 4 * KB
   },
   {
     name: 'paysplit (the domain entry alone; information)',
