@@ -12,7 +12,7 @@ import { paymentError, validationError } from '../errors.js'
 import { KID_RULE } from '../kid.js'
 import type { Payment } from '../payment.js'
 import { check, POSITIVE, type Issues } from '../codecs/fields.js'
-import { own } from './own.js'
+import { own } from '../internal/own.js'
 import { notFound } from './responses.js'
 import {
   checkContext,

@@ -12,7 +12,7 @@ import { paymentError } from '../errors.js'
 import type { AdjustedSplit, PaymentEvent, RefundedSplit } from '../events.js'
 import type { MoneySplit, Payment, PaymentStatus } from '../payment.js'
 import type { Customer, Environment, PaymentGateway } from '../codecs/requests.js'
-import { hasOwn, own } from './own.js'
+import { hasOwn, own } from '../internal/own.js'
 import type { CreatePaymentRoute, PaymentRoute, RouteMismatch, RouteName } from './routes.js'
 import type { WebhookPayment } from './webhooks.js'
 

@@ -15,7 +15,7 @@ import {
   type PaymentCreatedView
 } from './responses.js'
 import { parseWebhookEventType } from '../codecs/validators.js'
-import { hasOwn, isObject, own } from './own.js'
+import { hasOwn, isObject, own } from '../internal/own.js'
 
 // -------------------------------------------------------------------------------------
 // model

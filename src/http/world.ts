@@ -17,7 +17,7 @@ import { initialState, isPayment } from '../payment.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../trustedState.js'
 import { isHttpUrl, isTimestamp, isUuid } from '../codecs/validators.js'
-import { isObject, own } from './own.js'
+import { isObject, own } from '../internal/own.js'
 import { notFound } from './responses.js'
 import { webhookDeliveries, type WebhookDelivery } from './webhooks.js'
 
