@@ -5,7 +5,7 @@
  *
  * @module messages/en
  */
-import type { Messages } from '../../errors.js'
+import type { Messages } from '../../messages/issues.js'
 
 /**
  * The English catalog, reason → template. Copy it to word messages your own way.
