@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'docs/api/**', '.stryker-tmp/**', 'reports/**'] },
+  { ignores: ['dist/**', 'docs/examples/service/dist/**', 'coverage/**', 'node_modules/**', 'docs/api/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

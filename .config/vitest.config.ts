@@ -11,8 +11,19 @@ if (process.env['FC_SEED'] === 'random') {
   console.log(`fast-check seed of this run: FC_SEED=${process.env['FC_SEED']} (replay a failure with it)`)
 }
 
+/**
+ * `paysplit`, `paysplit/codecs`, `paysplit/http` and `paysplit/testing` are the sources in src/ for
+ * the tests: the reference service (docs/examples/service, a workspace package) imports paysplit
+ * by name, and a fresh clone has no dist/ yet. Shared by the other vitest configs.
+ */
+export const paysplitAlias = [
+  { find: /^paysplit$/, replacement: `${root}src/index.ts` },
+  { find: /^paysplit\/(codecs|http|testing)$/, replacement: `${root}src/$1.ts` }
+]
+
 export default defineConfig({
   root,
+  resolve: { alias: paysplitAlias },
   test: {
     include: ['test/**/*.test.ts'],
     // the PostgreSQL server's suite: npm run test:postgres (.config/vitest.postgres.config.ts)

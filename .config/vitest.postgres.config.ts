@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { paysplitAlias } from './vitest.config.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -10,6 +11,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
  */
 export default defineConfig({
   root,
+  resolve: { alias: paysplitAlias },
   test: {
     include: ['test/reference-service*.test.ts', 'test/postgres/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],

@@ -14,7 +14,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startEmbeddedPostgres } from '../docs/examples/service/db/embedded.js'
 import { devApiKey } from '../docs/examples/service/config.js'
-import { createDatabase } from '../test/reference-service.fixtures.js'
+import { createDatabase, formTokenFor } from '../test/reference-service.fixtures.js'
 import { percentile, ServiceProcess } from '../test/postgres/processes.js'
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '8')
@@ -99,7 +99,7 @@ const run = async (admin: string, hooks: string, processes: number, baseline: bo
         return res.status
       }, 201)
       const other = services[(i + 1) % processes]?.base ?? ''
-      await timed('form', () => post(`${other}/pay/${paymentId}/complete`, undefined, true), 303)
+      await timed('form', () => post(`${other}/pay/${paymentId}/complete`, new URLSearchParams({ token: formTokenFor(paymentId, 'complete') }).toString(), true), 303)
       const patch = JSON.stringify({
         moneySplitPatch: [
           { splitID: 1, updateType: 'UpdateAmount', newAmount: 8000 },

@@ -40,7 +40,10 @@ const serve = async (options: ServerOptions = {}): Promise<{ base: string; serve
   return { base: await server.listen(), server }
 }
 
-/** The command's clock: a second later at each reading, so each call has its own run id as with the wall clock. */
+/**
+ * The command's clock: a millisecond later at each reading, so each call has its own run id as
+ * with the wall clock, and shrinking never runs out of its time budget (120 s by default).
+ */
 let clock = Date.UTC(2026, 10, 25, 12, 0, 0)
 
 /** Runs the command in process (real sockets, real fetch), collecting what it prints. */
@@ -51,7 +54,7 @@ const cli = async (args: ReadonlyArray<string>): Promise<{ code: number; out: st
     out: (t) => (out += t),
     err: (t) => (err += t),
     isTTY: false,
-    now: () => (clock += 1000)
+    now: () => (clock += 1)
   }
   const code = await runCli(args, io)
   return { code, out, err }
@@ -76,8 +79,8 @@ const replayArgs = (replay: string): ReadonlyArray<string> =>
 
 /** Webhook deliveries of the bugs: what a handler stores with the state change. */
 const mapDeliveries = (f: (ds: Handled[2]) => Handled[2]): Handler => (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  return [after, response, f(deliveries)]
+  const [after, response, deliveries, events] = handle(world, request, ctx)
+  return [after, response, f(deliveries), events]
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
@@ -118,8 +121,8 @@ const planted: ReadonlyArray<readonly [name: string, make: () => ServerOptions, 
     'a wrong status code: a refused charge answers 400',
     () => ({
       handler: (world, request, ctx) => {
-        const [after, response, deliveries] = handle(world, request, ctx)
-        return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries]
+        const [after, response, deliveries, events] = handle(world, request, ctx)
+        return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries, events]
       }
     }),
     [],
@@ -173,7 +176,7 @@ describe('paysplit-check against the test server', () => {
         console.log(`${name} (${((performance.now() - t0) / 1000).toFixed(1)} s):\n${run.out}`)
         expect(run.code).toBe(1)
         expect(run.out).toMatch(/Requests of the counterexample, as sent/)
-        expect(run.out).toMatch(/Replay exactly this sequence against a fresh service:\n {2}npx paysplit-check http:\/\/127\.0\.0\.1:\d+ .*--seed 1 --path '[^']+'/)
+        expect(run.out).toMatch(/Replay exactly this sequence against a fresh service:\n {2}npx paysplit-check http:\/\/127\.0\.0\.1:\d+ .*--seed=1 --path '[^']+'/)
         found = readJson(file)
         expect(found.failure?.counterexample).toMatch(expected)
         expect(found.failure?.steps.length).toBeGreaterThan(0)

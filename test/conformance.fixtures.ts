@@ -20,16 +20,16 @@ export const withPayment = (world: World, p: Payment): World => ({ ...world, pay
 export const cancelInvoice: Handler = (world, request, ctx) => {
   const p = paymentOf(world, request.path)
   if (!request.path.endsWith('/cancel') || p === undefined || p.kind !== 'invoice') return handle(world, request, ctx)
-  const [after, response, deliveries] = handle(withPayment(world, { ...p, kind: 'card', paymentGateway: 'creditcard', chargeImmediately: false, kid: undefined }), request, ctx)
+  const [after, response, deliveries, events] = handle(withPayment(world, { ...p, kind: 'card', paymentGateway: 'creditcard', chargeImmediately: false, kid: undefined }), request, ctx)
   const q = paymentOf(after, request.path)
-  return [q === undefined ? after : withPayment(after, { ...q, kind: 'invoice', paymentGateway: 'invoice', ...(p.chargeImmediately === undefined ? { chargeImmediately: undefined } : {}), kid: p.kid }), response, deliveries]
+  return [q === undefined ? after : withPayment(after, { ...q, kind: 'invoice', paymentGateway: 'invoice', ...(p.chargeImmediately === undefined ? { chargeImmediately: undefined } : {}), kid: p.kid }), response, deliveries, events]
 }
 
 /** Charge is allowed when chargeImmediately is true (an Initiated payment is charged without the form). */
 export const chargeImmediate: Handler = (world, request, ctx) => {
   const p = paymentOf(world, request.path)
   if (!request.path.endsWith('/charge') || p === undefined || p.chargeImmediately !== true || p.status !== 'Initiated') return handle(world, request, ctx)
-  const [after, response, deliveries] = handle(withPayment(world, { ...p, chargeImmediately: false, status: 'Reserved' }), request, ctx)
+  const [after, response, deliveries, events] = handle(withPayment(world, { ...p, chargeImmediately: false, status: 'Reserved' }), request, ctx)
   const q = paymentOf(after, request.path)
-  return [q === undefined ? after : withPayment(after, { ...q, chargeImmediately: true }), response, deliveries]
+  return [q === undefined ? after : withPayment(after, { ...q, chargeImmediately: true }), response, deliveries, events]
 }

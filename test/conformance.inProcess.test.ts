@@ -281,7 +281,7 @@ const payouts = (change: (response: ServiceResponse) => ServiceResponse): Varian
 describe('checkService in process: conforming services', () => {
   it('paysplit’s own model conforms (creates valid and invalid, repeats, actions, form and bank events, webhooks)', async () => {
     // 251:7 `deepEqual(want, got)` → false; 239:17 every webhook so far compared again at each step
-    for (const seed of [1, 2, 3]) expect(await check({}, { numRuns: 40, seed })).toStrictEqual({ ok: true, numRuns: 40, seed, prefix: `k${String(seed)}-`, notes: [] })
+    for (const seed of [1, 2, 3]) expect(await check({}, { numRuns: 40, seed })).toStrictEqual({ ok: true, numRuns: 40, seed, prefix: `k${String(seed)}-`, notes: [], coverage: expect.any(Object) })
     await expect(assertConforms({ ...service(), numRuns: 10, seed: 4 })).resolves.toBeUndefined()
   })
 
@@ -295,12 +295,12 @@ describe('checkService in process: conforming services', () => {
       },
       { numRuns: 40 }
     )
-    expect(report).toStrictEqual({ ok: true, numRuns: 40, seed: 1, prefix: 'k1-', notes: [] })
+    expect(report).toStrictEqual({ ok: true, numRuns: 40, seed: 1, prefix: 'k1-', notes: [], coverage: expect.any(Object) })
   })
 
   it('a service without receivedWebhooks is not asked for them: a missing webhook goes unnoticed', async () => {
     const report = await checkService({ ...service({ deliver: () => [] }), receivedWebhooks: undefined, numRuns: 20, seed: 1 })
-    expect(report).toStrictEqual({ ok: true, numRuns: 20, seed: 1, prefix: 'k1-', notes: [] })
+    expect(report).toStrictEqual({ ok: true, numRuns: 20, seed: 1, prefix: 'k1-', notes: [], coverage: expect.any(Object) })
   })
 })
 
@@ -437,7 +437,7 @@ describe('checkService in process: broken services', () => {
     const cancelInvoice: Handler = (world, request, ctx) => {
       const p = paymentOf(world, request.path)
       if (request.path.endsWith('/cancel') && p?.kind === 'invoice' && p.status === 'Initiated') {
-        return [world, { status: 200, body: { success: true, response: 'Cancelled.' } } as unknown as Handled[1], []]
+        return [world, { status: 200, body: { success: true, response: 'Cancelled.' } } as unknown as Handled[1], [], []]
       }
       return handle(world, request, ctx)
     }
@@ -464,7 +464,7 @@ describe('checkService in process: broken services', () => {
     const chargeImmediately: Handler = (world, request, ctx) => {
       const p = paymentOf(world, request.path)
       if (request.path.endsWith('/charge') && p?.chargeImmediately === true && p.status === 'Initiated') {
-        return [world, { status: 200, body: { success: true, response: 'Charged.' } } as unknown as Handled[1], []]
+        return [world, { status: 200, body: { success: true, response: 'Charged.' } } as unknown as Handled[1], [], []]
       }
       return handle(world, request, ctx)
     }
@@ -508,7 +508,7 @@ describe('checkService in process: broken services', () => {
       const out = handle(world, request, ctx)
       if (request.path !== '/payments') return out
       if (out[1].status === 201) first ??= out[1].body
-      return out[1].status === 200 ? [out[0], { ...out[1], body: first } as Handled[1], out[2]] : out
+      return out[1].status === 200 ? [out[0], { ...out[1], body: first } as Handled[1], out[2], out[3]] : out
     }
     expect(summary(await check({ handler, onReset: () => (first = undefined) }, { kinds: ['card'] }))).toStrictEqual({
       numRuns: 10,

@@ -45,21 +45,21 @@ const json = (v: unknown): unknown => (v === undefined ? undefined : (JSON.parse
 /** A full refund returns the original charge again, ignoring earlier partial refunds (it may exceed the charge). */
 export const refundTooMuch: Handler = (world, request, ctx) => {
   const before = paymentOf(world, request.path)
-  const [after, response, deliveries] = handle(world, request, ctx)
-  if (!request.path.endsWith('/refund') || before === undefined || response.status !== 200) return [after, response, deliveries]
+  const [after, response, deliveries, events] = handle(world, request, ctx)
+  if (!request.path.endsWith('/refund') || before === undefined || response.status !== 200) return [after, response, deliveries, events]
   const q = paymentOf(after, request.path)
-  if (q === undefined) return [after, response, deliveries]
+  if (q === undefined) return [after, response, deliveries, events]
   const broken: Payment = { ...q, refundedAmount: before.refundedAmount + before.chargedAmount }
   const view = webhookPaymentOf(broken)
-  return [withPayment(after, broken), response, deliveries.map((d) => ({ ...d, payload: { ...d.payload, payload: { payment: view } } }))]
+  return [withPayment(after, broken), response, deliveries.map((d) => ({ ...d, payload: { ...d.payload, payload: { payment: view } } })), events]
 }
 
 /** Drops the webhooks of one event type. */
 export const silent =
   (eventType: string): Handler =>
   (world, request, ctx) => {
-    const [after, response, deliveries] = handle(world, request, ctx)
-    return [after, response, deliveries.filter((d) => d.eventType !== eventType)]
+    const [after, response, deliveries, events] = handle(world, request, ctx)
+    return [after, response, deliveries.filter((d) => d.eventType !== eventType), events]
   }
 
 /** No webhook when a payment is cancelled. */
@@ -67,29 +67,29 @@ export const silentCancel: Handler = silent('Cancelled')
 
 /** A second, stray webhook for each cancel. */
 export const doubleCancel: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  return [after, response, deliveries.flatMap((d) => (d.eventType === 'Cancelled' ? [d, { ...d, url: 'https://hooks.example/stray' }] : [d]))]
+  const [after, response, deliveries, events] = handle(world, request, ctx)
+  return [after, response, deliveries.flatMap((d) => (d.eventType === 'Cancelled' ? [d, { ...d, url: 'https://hooks.example/stray' }] : [d])), events]
 }
 
 /** A refused charge answers 400 instead of 409. */
 export const wrongStatus: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries]
+  const [after, response, deliveries, events] = handle(world, request, ctx)
+  return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries, events]
 }
 
 /** A cancel answers with `success: "yes"`. */
 export const wrongBody: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
-  return [after, request.path.endsWith('/cancel') && response.status === 200 ? { ...response, body: { ...(response.body as object), success: 'yes' } as never } : response, deliveries]
+  const [after, response, deliveries, events] = handle(world, request, ctx)
+  return [after, request.path.endsWith('/cancel') && response.status === 200 ? { ...response, body: { ...(response.body as object), success: 'yes' } as never } : response, deliveries, events]
 }
 
 /** The create response leaves out the invoice's KID. */
 export const noKid: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
+  const [after, response, deliveries, events] = handle(world, request, ctx)
   const created = field(field(response.body, 'paymentIntent'), 'paymentCreated')
-  if (response.status !== 201 || typeof created !== 'object' || created === null) return [after, response, deliveries]
+  if (response.status !== 201 || typeof created !== 'object' || created === null) return [after, response, deliveries, events]
   const rest = Object.fromEntries(Object.entries(created).filter(([k]) => k !== 'kid'))
-  return [after, { ...response, body: { ...(response.body as object), paymentIntent: { ...(field(response.body, 'paymentIntent') as object), paymentCreated: rest } } as never }, deliveries]
+  return [after, { ...response, body: { ...(response.body as object), paymentIntent: { ...(field(response.body, 'paymentIntent') as object), paymentCreated: rest } } as never }, deliveries, events]
 }
 
 /** A split patch that leaves out a split is read as leaving that split alone (instead of a 400 PatchSplitMismatch). */
@@ -104,10 +104,10 @@ export const lenientPatch: Handler = (world, request, ctx) => {
 
 /** A raised split answers 400 ValidationFailed instead of 400 SplitAmountIncrease. */
 export const raiseAsValidation: Handler = (world, request, ctx) => {
-  const [after, response, deliveries] = handle(world, request, ctx)
+  const [after, response, deliveries, events] = handle(world, request, ctx)
   const error = field(response.body, 'error')
-  if (field(error, 'code') !== 'SplitAmountIncrease') return [after, response, deliveries]
-  return [after, { ...response, body: { success: false, error: { ...(error as object), code: 'ValidationFailed' } } as never }, deliveries]
+  if (field(error, 'code') !== 'SplitAmountIncrease') return [after, response, deliveries, events]
+  return [after, { ...response, body: { success: false, error: { ...(error as object), code: 'ValidationFailed' } } as never }, deliveries, events]
 }
 
 /** A repeated create is answered with the first payment the service created in this run. */
@@ -118,7 +118,7 @@ const firstPaymentAgain = (): { handler: Handler; reset: () => void } => {
       const out = handle(world, request, ctx)
       if (request.path !== '/payments') return out
       if (out[1].status === 201) first ??= out[1].body
-      return out[1].status === 200 ? [out[0], { ...out[1], body: first } as Handled[1], out[2]] : out
+      return out[1].status === 200 ? [out[0], { ...out[1], body: first } as Handled[1], out[2], out[3]] : out
     },
     reset: () => {
       first = undefined

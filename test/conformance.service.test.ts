@@ -41,8 +41,8 @@ const auth = ['--api-key', devApiKey, '--webhooks', '--webhook-secret', devWebho
 const wrongStatus: Rules = {
   ...paysplitRules,
   handle: (world, request, ctx) => {
-    const [after, response, deliveries] = paysplitRules.handle(world, request, ctx)
-    return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries]
+    const [after, response, deliveries, events] = paysplitRules.handle(world, request, ctx)
+    return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries, events]
   }
 }
 const noMetaData: Rules = {

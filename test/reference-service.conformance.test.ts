@@ -11,7 +11,11 @@ import { devApiKey, devBankKey } from '../docs/examples/service/config.js'
 import { paysplitRules, type Rules } from '../docs/examples/service/paysplit.js'
 import { checkService, type CheckServiceOptions, type ConformanceReport } from '../src/testing.js'
 import { cancelInvoice } from './conformance.fixtures.js'
-import { eventually, outboxSettled, Receiver, startService, testDb, type TestDb } from './reference-service.fixtures.js'
+import type { CardGateway } from '../docs/examples/service/routes/gateway.js'
+import { eventually, formTokenFor, outboxSettled, Receiver, startService, testDb, type TestDb } from './reference-service.fixtures.js'
+
+/** A live card gateway that approves every card: the runner makes production payments too, and paysplit's model completes them. */
+const approvingGateway: CardGateway = { name: 'approves-all', pay: (r) => Promise.resolve({ approved: true, reference: `live-${r.idempotencyKey}` }) }
 
 let database: TestDb
 let receiver: Receiver
@@ -41,7 +45,7 @@ const post = async (url: string, body: unknown, key: string | undefined, form = 
 /** Starts the service with `rules` on the shared database, runs the check, stops it. */
 const check = async (rules: Rules | undefined, extra: Partial<CheckServiceOptions> = {}): Promise<ConformanceReport> => {
   const catchAllUrl = `${receiver.base}/hooks`
-  const { service, base } = await startService(database.db, { CATCH_ALL_URL: catchAllUrl, WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_POLL_MS: '10' }, rules)
+  const { service, base } = await startService(database.db, { CATCH_ALL_URL: catchAllUrl, WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_POLL_MS: '10' }, rules, { liveCardGateway: approvingGateway })
   // each check starts on empty tables: the runner's references repeat from one check to the next
   await database.db.exec('TRUNCATE payments, payment_events, customers, outbox, unmatched_transfers')
   const start = receiver.received.length
@@ -62,8 +66,10 @@ const check = async (rules: Rules | undefined, extra: Partial<CheckServiceOption
       },
       catchAllUrl,
       webhookUrls: [`${receiver.base}/sub-a`, `${receiver.base}/sub-b`],
-      completeForm: (id) => post(`${base}/pay/${id}/complete`, '', undefined, true),
-      failForm: (id, reason) => post(`${base}/pay/${id}/fail`, reason === undefined ? '' : new URLSearchParams({ reason }).toString(), undefined, true),
+      // the form's posts carry the token its page would have given
+      completeForm: (id) => post(`${base}/pay/${id}/complete`, new URLSearchParams({ token: formTokenFor(id, 'complete') }).toString(), undefined, true),
+      failForm: (id, reason) =>
+        post(`${base}/pay/${id}/fail`, new URLSearchParams({ token: formTokenFor(id, 'fail'), ...(reason === undefined ? {} : { reason }) }).toString(), undefined, true),
       // the bank reports transfers by KID: one that names no open invoice is parked and changes nothing
       receiveTransfer: (_id, amount, kid) => post(`${base}/bank/transfers`, { kid, amount }, devBankKey),
       ...extra

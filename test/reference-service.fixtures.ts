@@ -9,10 +9,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import pg from 'pg'
 import { Webhook } from 'standardwebhooks'
-import { devApiKey, devBankKey, devWebhookSecret, loadConfig } from '../docs/examples/service/config.js'
+import { devApiKey, devBankKey, devFormSecret, devWebhookSecret, loadConfig } from '../docs/examples/service/config.js'
 import { openPg, openPglite, type Db } from '../docs/examples/service/db/db.js'
 import type { Rules } from '../docs/examples/service/paysplit.js'
-import { createService, type Service } from '../docs/examples/service/server.js'
+import { formToken, type FormAction } from '../docs/examples/service/routes/form.js'
+import { createService, type Service, type ServiceOptions } from '../docs/examples/service/server.js'
 
 /** The server's URL for databases of the tests (the `postgres` database of an embedded server). */
 export const serverUrl = (): string | undefined => process.env['PAYSPLIT_TEST_DATABASE_URL']
@@ -48,14 +49,18 @@ export const testDb = async (): Promise<TestDb> => {
   return { db, url, close: () => db.close() }
 }
 
-/** Settings of the tests: fast retries, short time limits, any free port. */
+/** Settings of the tests: development mode, no rate limit, fast retries, short time limits, any free port. */
 export const testEnv = (env: Record<string, string> = {}): Record<string, string> => ({
+  DEV_MODE: '1',
+  RATE_LIMIT_PER_KEY: '0',
   PORT: '0',
   WEBHOOK_BASE_DELAY_MS: '20',
   WEBHOOK_MAX_DELAY_MS: '200',
   WEBHOOK_MAX_ATTEMPTS: '3',
   WEBHOOK_POLL_MS: '50',
   WEBHOOK_TIMEOUT_MS: '1000',
+  // the receivers of the tests listen on loopback: allowed explicitly, whatever the mode
+  WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8,::1',
   ...env
 })
 
@@ -65,8 +70,8 @@ export interface Running {
 }
 
 /** Starts a service on `db` (migrations applied), listening on a free port; `rules`: paysplit's by default. */
-export const startService = async (db: Db, env: Record<string, string> = {}, rules?: Rules): Promise<Running> => {
-  const service = await createService(loadConfig(testEnv(env)), { db, ...(rules !== undefined ? { rules } : {}) })
+export const startService = async (db: Db, env: Record<string, string> = {}, rules?: Rules, options: ServiceOptions = {}): Promise<Running> => {
+  const service = await createService(loadConfig(testEnv(env)), { ...options, db, ...(rules !== undefined ? { rules } : {}) })
   const base = await service.listen()
   return { service, base }
 }
@@ -101,6 +106,19 @@ export const call = async (
   }
   return { status: res.status, body: parsed, headers: res.headers, text }
 }
+
+/** A valid token of the hosted form's `action` on payment `id` (the development secret; an hour ahead). */
+export const formTokenFor = (id: string, action: FormAction, secret: string = devFormSecret): string =>
+  formToken(secret, id, action, Math.floor(Date.now() / 1000) + 3600)
+
+/** Posts the hosted form's `action` as its page would: with a token, form-encoded, redirects not followed. */
+export const postForm = (base: string, id: string, action: FormAction, fields: Readonly<Record<string, string>> = {}): Promise<Response> =>
+  fetch(`${base}/pay/${id}/${action}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: formTokenFor(id, action), ...fields }).toString()
+  })
 
 export const bank = (base: string, body: unknown, key: string | null = devBankKey): Promise<Reply> =>
   call(base, 'POST', '/bank/transfers', body, { key })

@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks'
 import { devWebhookSecret } from '../docs/examples/service/config.js'
 import { backoffMs } from '../docs/examples/service/outbox/relay.js'
 import { cardRequest } from './http.fixtures.js'
-import { call, eventually, outboxOf, outboxSettled, Receiver, startService, testDb, type TestDb } from './reference-service.fixtures.js'
+import { call, eventually, outboxOf, outboxSettled, postForm, Receiver, startService, testDb, type TestDb } from './reference-service.fixtures.js'
 
 let database: TestDb
 let receiver: Receiver
@@ -114,7 +114,7 @@ describe('order, restarts and sharing', () => {
     const { service, base } = await startService(database.db, { CATCH_ALL_URL: `${hooks}/flaky-order` })
     try {
       const id = await createAt(base)
-      expect((await fetch(`${base}/pay/${id}/complete`, { method: 'POST', redirect: 'manual' })).status).toBe(303)
+      expect((await postForm(base, id, 'complete')).status).toBe(303)
       await eventually(() => outboxSettled(database.db))
       const seen = receiver.for('/flaky-order', id).map((r) => String(r.headers['webhook-id']))
       // every attempt of event 1 comes before the first attempt of event 2

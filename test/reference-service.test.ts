@@ -10,7 +10,7 @@ import { kid } from '../src/index.js'
 import type { Db } from '../docs/examples/service/db/db.js'
 import { storedPayment } from '../docs/examples/service/paysplit.js'
 import { cardRequest, invoiceRequest, patchOf } from './http.fixtures.js'
-import { bank, call, serverUrl, eventually, outboxOf, outboxSettled, Receiver, startService, testDb, type Running, type TestDb } from './reference-service.fixtures.js'
+import { bank, call, postForm, serverUrl, eventually, outboxOf, outboxSettled, Receiver, startService, testDb, type Running, type TestDb } from './reference-service.fixtures.js'
 
 let database: TestDb
 let db: Db
@@ -35,12 +35,7 @@ const stored = async (id: string): Promise<Payment> => {
 }
 
 const pay = (id: string, action: 'complete' | 'fail', form = ''): Promise<Response> =>
-  fetch(`${base}/pay/${id}/${action}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form
-  })
+  postForm(base, id, action, Object.fromEntries(new URLSearchParams(form)))
 
 beforeAll(async () => {
   receiver = new Receiver()

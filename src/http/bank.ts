@@ -10,6 +10,7 @@ import type { Command } from '../commands.js'
 import type { PaymentError } from '../errors.js'
 import { paymentError, validationError } from '../errors.js'
 import { KID_RULE } from '../kid.js'
+import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
 import { check, POSITIVE, type Issues } from '../codecs/fields.js'
 import { own } from '../internal/own.js'
@@ -44,21 +45,38 @@ export interface Transfer {
   readonly kid: string
 }
 
-/** The outcome of a bank operation: the new world, the payment or the error, the webhooks. */
-export type Operated = readonly [world: World, result: E.Either<PaymentError, Payment>, deliveries: Deliveries]
+/**
+ * The outcome of a bank operation: the new world, the payment or the error, the webhooks, and the
+ * events applied (docs/rules.md C6): in order, each what `transition` gives for the same command on
+ * the same state; `[]` when nothing changed.
+ */
+export type Operated = readonly [
+  world: World,
+  result: E.Either<PaymentError, Payment>,
+  deliveries: Deliveries,
+  events: ReadonlyArray<PaymentEvent>
+]
 
 /**
- * The outcome of a form operation: as {@link Operated}, and where the form sends the customer
- * (docs/rules.md C9): the payment's `successUrl` after a completed form, its `failedUrl` after a
- * failed or refused one; `undefined` only when there is no such payment or its stored state cannot
- * be read. A service that hosts the form answers 303 See Other to it.
+ * The outcome of a form operation: the new world, the payment or the error, the webhooks, where the
+ * form sends the customer (docs/rules.md C9): the payment's `successUrl` after a completed form, its
+ * `failedUrl` after a failed or refused one; `undefined` only when there is no such payment or its
+ * stored state cannot be read. A service that hosts the form answers 303 See Other to it. Last, the
+ * events applied, as for {@link Operated}.
  */
 export type FormOperated = readonly [
   world: World,
   result: E.Either<PaymentError, Payment>,
   deliveries: Deliveries,
-  redirectUrl: string | undefined
+  redirectUrl: string | undefined,
+  events: ReadonlyArray<PaymentEvent>
 ]
+
+/** Nothing applied. */
+const NONE: ReadonlyArray<never> = Object.freeze([])
+
+/** The world as it was, with this error: nothing sent, nothing applied. */
+const refused = (world: World, error: PaymentError): Operated => [world, E.left(error), NONE, NONE]
 
 // -------------------------------------------------------------------------------------
 // internals
@@ -74,7 +92,7 @@ const readableAt = (world: World, paymentReferenceID: string): Payment | undefin
 
 /** The outcome of running a command: the world it gave, or the world as it was when the command failed. */
 const operated = (world: World, ran: E.Either<PaymentError, Ran>): Operated =>
-  E.isLeft(ran) ? [world, ran, []] : [ran.right[0], E.right(ran.right[1]), ran.right[3]]
+  E.isLeft(ran) ? refused(world, ran.left) : [ran.right[0], E.right(ran.right[1]), ran.right[3], ran.right[2]]
 
 /**
  * Runs the command `commandOf` makes on one payment: the world, the id and the context checked
@@ -87,14 +105,14 @@ const operate = (
   commandOf: (c: Checked) => Command
 ): readonly [operated: Operated, before: Payment | undefined] => {
   try {
-    if (!isWorld(world) || typeof paymentReferenceID !== 'string') return [[world, E.left(unreadable), []], undefined]
+    if (!isWorld(world) || typeof paymentReferenceID !== 'string') return [refused(world, unreadable), undefined]
     const before = readableAt(world, paymentReferenceID)
     const checked = checkContext(ctx, false)
-    if (E.isLeft(checked)) return [[world, checked, []], before]
-    if (!world.payments.has(keyOf(paymentReferenceID))) return [[world, E.left(notFound), []], undefined]
+    if (E.isLeft(checked)) return [refused(world, checked.left), before]
+    if (!world.payments.has(keyOf(paymentReferenceID))) return [refused(world, notFound), undefined]
     return [operated(world, run(world, paymentReferenceID, commandOf(checked.right), checked.right.catchAllUrl)), before]
   } catch {
-    return [[world, E.left(unreadable), []], undefined]
+    return [refused(world, unreadable), undefined]
   }
 }
 
@@ -134,19 +152,21 @@ const readTransfer = (transfer: unknown): E.Either<PaymentError, Transfer> => {
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
  * }
  * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
- * const [w2, result, deliveries, redirectUrl] = completeForm(world, id, { at: '2026-11-21T10:05:00.000Z', catchAllUrl: 'https://hooks.example/all' })
+ * const [w2, result, deliveries, redirectUrl, events] = completeForm(world, id, { at: '2026-11-21T10:05:00.000Z', catchAllUrl: 'https://hooks.example/all' })
  * assert.ok(E.isRight(result) && result.right.status === 'Reserved')
  * assert.strictEqual(deliveries[0]?.eventType, 'Reserved')
  * assert.strictEqual(redirectUrl, 'https://shop.example/ok')
- * // a second completion is refused: the customer still lands somewhere
- * const [, again, , back] = completeForm(w2, id, { at: '2026-11-21T10:06:00.000Z' })
+ * assert.deepStrictEqual(events.map((e) => e.type), ['PaymentReserved'])
+ * // a second completion is refused: the customer still lands somewhere, nothing is applied
+ * const [, again, , back, none] = completeForm(w2, id, { at: '2026-11-21T10:06:00.000Z' })
  * assert.ok(E.isLeft(again) && again.left.code === 'FormNotAllowedInStatus')
  * assert.strictEqual(back, 'https://shop.example/failed')
+ * assert.strictEqual(none.length, 0)
  */
 export const completeForm = (world: World, paymentReferenceID: string, ctx: EventContext): FormOperated => {
-  const [[w, result, deliveries], before] = operate(world, paymentReferenceID, ctx, (c) => ({ type: 'CompletePaymentForm', at: c.at }))
+  const [[w, result, deliveries, events], before] = operate(world, paymentReferenceID, ctx, (c) => ({ type: 'CompletePaymentForm', at: c.at }))
   const redirectUrl = before === undefined ? undefined : E.isRight(result) ? before.successUrl : before.failedUrl
-  return [w, result, deliveries, redirectUrl]
+  return [w, result, deliveries, redirectUrl, events]
 }
 
 /**
@@ -168,8 +188,9 @@ export const completeForm = (world: World, paymentReferenceID: string, ctx: Even
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
  * }
  * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
- * const [, result, deliveries, redirectUrl] = failForm(world, id, { at: '2026-11-21T10:05:00.000Z', reason: 'card declined' })
+ * const [, result, deliveries, redirectUrl, events] = failForm(world, id, { at: '2026-11-21T10:05:00.000Z', reason: 'card declined' })
  * assert.strictEqual(redirectUrl, 'https://shop.example/failed')
+ * assert.deepStrictEqual(events.map((e) => e.type), ['PaymentFormFailed'])
  * assert.ok(E.isRight(result) && result.right.status === 'Initiated')
  * assert.deepStrictEqual(E.isRight(result) && result.right.formAttempts, [{ at: '2026-11-21T10:05:00.000Z', reason: 'card declined' }])
  * assert.strictEqual(deliveries.length, 0)
@@ -180,12 +201,12 @@ export const failForm = (
   ctx: EventContext & { readonly reason?: string }
 ): FormOperated => {
   // an absent reason is read as undefined, and the decider reads an undefined one as absent
-  const [[w, result, deliveries], before] = operate(world, paymentReferenceID, ctx, (c) => ({
+  const [[w, result, deliveries, events], before] = operate(world, paymentReferenceID, ctx, (c) => ({
     type: 'FailPaymentForm',
     at: c.at,
     reason: own(ctx, 'reason') as string
   }))
-  return [w, result, deliveries, before?.failedUrl]
+  return [w, result, deliveries, before?.failedUrl, events]
 }
 
 // -------------------------------------------------------------------------------------
@@ -216,9 +237,11 @@ export const failForm = (
  * const [w1] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, kid: invoiceKid })
  * const [w2, part] = receiveTransfer(w1, id, { amount: 4000, kid: invoiceKid }, { at: '2026-11-21T11:00:00.000Z' })
  * assert.ok(E.isRight(part) && part.right.status === 'Initiated' && part.right.paidAmount === 4000)
- * const [, rest, deliveries] = receiveTransfer(w2, id, { amount: 6000, kid: invoiceKid }, { at: '2026-11-21T12:00:00.000Z', catchAllUrl: 'https://hooks.example/all' })
+ * const [, rest, deliveries, events] = receiveTransfer(w2, id, { amount: 6000, kid: invoiceKid }, { at: '2026-11-21T12:00:00.000Z', catchAllUrl: 'https://hooks.example/all' })
  * assert.ok(E.isRight(rest) && rest.right.status === 'Charged')
  * assert.strictEqual(deliveries[0]?.eventType, 'Charged')
+ * // settling emits the transfer's own event, then the status event
+ * assert.deepStrictEqual(events.map((e) => e.type), ['InvoiceTransferReceived', 'PaymentCharged'])
  */
 export const receiveTransfer = (
   world: World,
@@ -263,29 +286,29 @@ export const receiveTransfer = (
  * assert.strictEqual(deliveries[0]?.eventType, 'Charged')
  * const other = kid.create('2026112100043', 'mod10')
  * assert.ok(E.isRight(other))
- * const [same, unmatched] = receiveTransferByKid(world, { kid: other.right, amount: 500 }, { at: '2026-11-21T11:00:00.000Z' })
+ * const [same, unmatched, , none] = receiveTransferByKid(world, { kid: other.right, amount: 500 }, { at: '2026-11-21T11:00:00.000Z' })
  * assert.ok(E.isLeft(unmatched) && unmatched.left.code === 'UnmatchedTransfer')
  * assert.strictEqual(same, world)
+ * assert.strictEqual(none.length, 0)
  */
 export const receiveTransferByKid = (world: World, transfer: Transfer, ctx: EventContext): Operated => {
   try {
-    if (!isWorld(world)) return [world, E.left(unreadable), []]
+    if (!isWorld(world)) return refused(world, unreadable)
     const checked = checkContext(ctx, false)
-    if (E.isLeft(checked)) return [world, checked, []]
+    if (E.isLeft(checked)) return refused(world, checked.left)
     const read = readTransfer(transfer)
-    if (E.isLeft(read)) return [world, read, []]
+    if (E.isLeft(read)) return refused(world, read.left)
     const { amount, kid } = read.right
     const open = openInvoicesWithKid(world, kid)
     const invoice = open.length === 1 ? open[0] : undefined
     if (invoice === undefined) {
-      return [
+      return refused(
         world,
-        E.left(paymentError('UnmatchedTransfer', 'No open invoice holds this KID: the transfer was not applied; park it for manual matching.')),
-        []
-      ]
+        paymentError('UnmatchedTransfer', 'No open invoice holds this KID: the transfer was not applied; park it for manual matching.')
+      )
     }
     return operated(world, run(world, invoice.paymentReferenceID, { type: 'ReceiveInvoiceTransfer', at: checked.right.at, amount, kid }, checked.right.catchAllUrl))
   } catch {
-    return [world, E.left(unreadable), []]
+    return refused(world, unreadable)
   }
 }

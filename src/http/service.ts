@@ -68,8 +68,24 @@ export interface HandleContext {
   readonly catchAllUrl?: string
 }
 
-/** The outcome of {@link handle}: the new world, the response, and the webhooks to send. */
-export type Handled = readonly [world: World, response: HttpResponse, deliveries: Deliveries]
+/**
+ * The outcome of {@link handle}: the new world, the response, the webhooks to send, and the events
+ * applied (docs/rules.md C6): in the order applied, each what `transition` gives for the same
+ * command on the same state; `[]` when the world did not change (a refusal, a read, an idempotent
+ * repeat). A service stores exactly these (an events table, an outbox) and never decides again.
+ */
+export type Handled = readonly [
+  world: World,
+  response: HttpResponse,
+  deliveries: Deliveries,
+  events: ReadonlyArray<PaymentEvent>
+]
+
+/** Nothing applied. */
+const NONE: ReadonlyArray<never> = Object.freeze([])
+
+/** The world unchanged, with this response: nothing sent, nothing applied. */
+const unchanged = (world: World, response: HttpResponse): Handled => [world, response, NONE, NONE]
 
 // -------------------------------------------------------------------------------------
 // create
@@ -108,7 +124,7 @@ const createDecoded = (
 
 const CREATE = { name: 'createPayment' } as const
 
-const createError = (world: World, error: PaymentError): Handled => [world, errorResponse('createPayment', error), []]
+const createError = (world: World, error: PaymentError): Handled => unchanged(world, errorResponse('createPayment', error))
 
 /**
  * `POST /payments` (docs/rules.md C6, C9). The body is decoded once, here; the decider takes the
@@ -124,7 +140,7 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
     const payment = world.payments.get(keyOf(stored.paymentReferenceID))
     // a repeat: the stored invoice keeps its own KID, whatever the context holds now
     if (payment !== undefined && sameValue(stored.request, request)) {
-      return [world, successResponse(CREATE, payment, []), []]
+      return unchanged(world, successResponse(CREATE, payment, []))
     }
     return createError(
       world,
@@ -168,7 +184,7 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
         : withEntry(world.customers, request.customerExternalID, mergeCustomer(world.customers.get(request.customerExternalID), customer)),
     references: withEntry(world.references, request.externalPaymentReferenceID, reference)
   }
-  return [next, successResponse(CREATE, payment, events), deliveriesOf(next, payment, events, c.catchAllUrl)]
+  return [next, successResponse(CREATE, payment, events), deliveriesOf(next, payment, events, c.catchAllUrl), events]
 }
 
 // -------------------------------------------------------------------------------------
@@ -190,10 +206,10 @@ const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Chec
   const ran = run(world, route.paymentReferenceID, commandOf(route, body, c.at), c.catchAllUrl)
   if (E.isLeft(ran)) {
     const error = ran.left.code === 'PaymentNotFound' ? notFound : ran.left
-    return [world, errorResponse(route.name, error), []]
+    return unchanged(world, errorResponse(route.name, error))
   }
   const [next, payment, events, deliveries] = ran.right
-  return [next, successResponse(route, payment, events), deliveries]
+  return [next, successResponse(route, payment, events), deliveries, events]
 }
 
 // -------------------------------------------------------------------------------------
@@ -203,7 +219,7 @@ const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Chec
 /**
  * Runs one HTTP request against the world (docs/rules.md C6, C9): matches the route, checks the
  * context, runs the command, and returns the new world, the response (status, body, and headers
- * when there are any) and the webhooks to send.
+ * when there are any), the webhooks to send and the events applied (`[]` when nothing changed).
  *
  * - Routing comes first: 404 for an unknown path, 405 (with `headers.allow`) for a wrong method,
  *   whatever the context.
@@ -236,18 +252,23 @@ const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Chec
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
  * }
  * const ctx = { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, catchAllUrl: 'https://hooks.example/all' }
- * const [world, response, deliveries] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, ctx)
+ * const [world, response, deliveries, events] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, ctx)
  * assert.strictEqual(response.status, 201)
  * assert.strictEqual(deliveries[0]?.eventType, 'Initiated')
+ * // the events applied, to store as they are (the n-th of a payment names the webhook `${id}:n`)
+ * assert.deepStrictEqual(events.map((e) => e.type), ['PaymentCreated'])
+ * assert.strictEqual(deliveries[0]?.payload.eventID, `${id}:1`)
  * assert.strictEqual(emptyWorld.payments.size, 0) // the world given is not changed
  * // the same request again: the stored payment, 200, nothing new
- * const [again, repeat, none] = handle(world, { method: 'POST', path: '/payments', body }, { ...ctx, paymentReferenceID: '1b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
+ * const [again, repeat, none, noEvents] = handle(world, { method: 'POST', path: '/payments', body }, { ...ctx, paymentReferenceID: '1b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
  * assert.strictEqual(repeat.status, 200)
  * assert.strictEqual(again, world)
  * assert.strictEqual(none.length, 0)
- * // charge is for reserved payments only: 409, and the outcome is in the status code
- * const [, charge] = handle(world, { method: 'POST', path: `/payments/${id}/charge` }, { ...ctx, at: '2026-11-21T10:01:00.000Z' })
+ * assert.strictEqual(noEvents.length, 0)
+ * // charge is for reserved payments only: 409, and the outcome is in the status code; nothing applied
+ * const [, charge, , refused] = handle(world, { method: 'POST', path: `/payments/${id}/charge` }, { ...ctx, at: '2026-11-21T10:01:00.000Z' })
  * assert.strictEqual(charge.status, 409)
+ * assert.strictEqual(refused.length, 0)
  * // a read: the payment as a webhook reports it
  * const [, read] = handle(world, { method: 'GET', path: `/payments/${id}` }, ctx)
  * assert.ok(read.status === 200 && 'payment' in read.body && read.body.payment.paymentCreated.status === 'Initiated')
@@ -257,19 +278,19 @@ const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Chec
  */
 export const handle = (world: World, request: HttpRequest, ctx: HandleContext): Handled => {
   try {
-    if (!isWorld(world) || !isObject(request)) return [world, errorResponse(undefined, unreadable), []]
+    if (!isWorld(world) || !isObject(request)) return unchanged(world, errorResponse(undefined, unreadable))
     const matched = matchRoute(own(request, 'method') as string, own(request, 'path') as string)
-    if (E.isLeft(matched)) return [world, mismatchResponse(matched.left), []]
+    if (E.isLeft(matched)) return unchanged(world, mismatchResponse(matched.left))
     const route = matched.right
-    if (isReadRoute(route)) return [world, handleRead(world, route), []]
+    if (isReadRoute(route)) return unchanged(world, handleRead(world, route))
     const checked = checkContext(ctx, route.name === 'createPayment')
-    if (E.isLeft(checked)) return [world, errorResponse(route.name, checked.left), []]
+    if (E.isLeft(checked)) return unchanged(world, errorResponse(route.name, checked.left))
     const body = own(request, 'body')
     return route.name === 'createPayment'
       ? handleCreate(world, body, checked.right)
       : handlePayment(world, route, body, checked.right)
   } catch {
-    return [world, errorResponse(undefined, unreadable), []]
+    return unchanged(world, errorResponse(undefined, unreadable))
   }
 }
 

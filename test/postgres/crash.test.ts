@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/index.js'
 import { openPg, type Db } from '../../docs/examples/service/db/db.js'
 import { cardRequest } from '../http.fixtures.js'
-import { call, createDatabase, eventually, outboxSettled, Receiver, serverUrl } from '../reference-service.fixtures.js'
+import { call, createDatabase, eventually, outboxSettled, postForm, Receiver, serverUrl } from '../reference-service.fixtures.js'
 import { ServiceProcess } from './processes.js'
 
 let db: Db
@@ -16,7 +16,7 @@ let url = ''
 let hooks = ''
 let receiver: Receiver
 const services: Array<ServiceProcess> = []
-// a short lease: the killed process's claimed messages are sent again 4 s after their claim
+// the default lease (4 s, renewed every second while the claimer lives): the killed process's claimed messages are sent again within it
 const env = (): Record<string, string> => ({ CATCH_ALL_URL: `${hooks}/slow`, WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_MS: '4000', WEBHOOK_MAX_ATTEMPTS: '20' })
 
 beforeAll(async () => {
@@ -56,7 +56,7 @@ describe('kill -9 of one process under load', () => {
           if (r.status !== 201) continue
           const id = r.body.paymentIntent.paymentCreated.paymentReferenceID as string
           created.add(id)
-          const form = await fetch(`${at(1)}/pay/${id}/complete`, { method: 'POST', redirect: 'manual' })
+          const form = await postForm(at(1), id, 'complete')
           if (form.status !== 303) continue
           completed.add(id)
           const patch = {

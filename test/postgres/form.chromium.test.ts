@@ -1,7 +1,8 @@
 /**
  * The hosted payment form in a real browser (`npm run test:postgres`; headless Chromium driven by
  * playwright-core, Debian's /usr/bin/chromium, which CI installs first): open `/pay/{id}`, click
- * Pay, land on the shop's successUrl; a signed `Charged` webhook arrives. With
+ * Pay (the page's token, under its CSP), land on the shop's successUrl; a signed `Charged` webhook
+ * arrives; a live payment's page without a live card gateway offers no Pay. With
  * UPDATE_SCREENSHOT=1 the form page is saved to docs/service-form.png (the picture in the docs).
  */
 import { createServer, type Server } from 'node:http'
@@ -70,7 +71,13 @@ describe('the hosted payment form in Chromium', () => {
     expect(r.status).toBe(201)
     const id = r.body.paymentIntent.paymentCreated.paymentReferenceID as string
     const page = await browser.newPage({ viewport: { width: 640, height: 560 } })
+    const violations: Array<string> = []
+    page.on('console', (m) => {
+      if (m.text().includes('Content Security Policy')) violations.push(m.text())
+    })
     await page.goto(`${running.base}/pay/${id}`)
+    // the inline style is allowed by its hash: the page is styled, and nothing was blocked
+    expect(await page.locator('.amount').evaluate((e) => getComputedStyle(e).fontWeight)).toBe('700')
     expect(await page.locator('.amount').innerText()).toBe('1 250.00 NOK'.replace(' ', '\u202f'))
     expect(await page.locator('tbody tr').count()).toBe(3)
     await expect(page.getByRole('button', { name: 'Cancel' }).isVisible()).resolves.toBe(true)
@@ -81,6 +88,19 @@ describe('the hosted payment form in Chromium', () => {
     const charged = receiver.for('/all', id).find((m) => m.body.eventType === 'Charged')
     expect(charged?.verified).toBe(true)
     expect(charged?.headers['webhook-id']).toBe(`${id}:2`)
+    expect(violations).toStrictEqual([])
+    await page.close()
+  })
+
+  it('a live payment without a live card gateway: the page says so and offers no Pay', async () => {
+    const r = await call(running.base, 'POST', '/payments', cardRequest({ externalPaymentReferenceID: 'browser-live', environment: 'production', successUrl: `${shopBase}/ok`, failedUrl: `${shopBase}/failed` }))
+    expect(r.status).toBe(201)
+    const id = r.body.paymentIntent.paymentCreated.paymentReferenceID as string
+    const page = await browser.newPage()
+    await page.goto(`${running.base}/pay/${id}`)
+    expect(await page.locator('.notice').innerText()).toContain('no live card gateway configured')
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
+    await Promise.all([page.waitForURL(`${shopBase}/failed`), page.getByRole('button', { name: 'Cancel' }).click()])
     await page.close()
   })
 })

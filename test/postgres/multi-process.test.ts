@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/index.js'
 import { openPg, type Db } from '../../docs/examples/service/db/db.js'
 import { cardRequest, invoiceRequest } from '../http.fixtures.js'
-import { call, createDatabase, eventually, outboxSettled, Receiver, serverUrl, type Reply } from '../reference-service.fixtures.js'
+import { call, createDatabase, eventually, outboxSettled, postForm, Receiver, serverUrl, type Reply } from '../reference-service.fixtures.js'
 import { ServiceProcess } from './processes.js'
 
 let db: Db
@@ -42,7 +42,7 @@ describe('300 concurrent partial refunds across three processes', () => {
     for (let i = 0; i < 10; i++) {
       const r = await call(base(i), 'POST', '/payments', cardRequest({ externalPaymentReferenceID: `refund-${String(i)}`, chargeImmediately: true }))
       const id = r.body.paymentIntent.paymentCreated.paymentReferenceID as string
-      expect((await fetch(`${base(i + 1)}/pay/${id}/complete`, { method: 'POST', redirect: 'manual' })).status).toBe(303)
+      expect((await postForm(base(i + 1), id, 'complete')).status).toBe(303)
       ids.push(id)
     }
     const answered = new Map<string, number>(ids.map((id) => [id, 0]))

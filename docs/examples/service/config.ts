@@ -1,13 +1,21 @@
 /**
- * Configuration of the reference service: every setting from the environment, each with a
- * default, so `npm run serve` needs no set-up. `describeConfig` prints them at start (secrets
- * masked). See docs/service.md for the table.
+ * Configuration of the reference service: every setting from the environment. Secure by default
+ * (docs/service.md, "Running in production"): outside development mode the service refuses to
+ * start without its keys, its webhook secret and a durable database, and refuses the development
+ * values and weak secrets. Development mode (`DEV_MODE=1`, which `npm run serve` sets; never with
+ * `NODE_ENV=production`) supplies development keys, a development secret and an in-memory PGlite,
+ * on a loopback address only. `describeConfig` prints the settings at start (secrets masked).
  */
+import { redactText } from './log.js'
+
+import { loopbackNetworks, parseNetwork, urlRefusal, guardOf, type TargetPolicy } from './outbox/guard.js'
 
 /** Where a new invoice's KID comes from (docs/decisions.md, "The reference service"). */
 export type KidScheme = 'random' | 'customer'
 
 export interface Config {
+  /** `development`: development keys, secret and database allowed (loopback only); `production`: none. */
+  readonly mode: Mode
   readonly host: string
   readonly port: number
   /** A PostgreSQL server (`pg`); absent: the embedded PGlite. */
@@ -28,9 +36,22 @@ export interface Config {
   readonly maxBodyBytes: number
   /** Time limit of a whole request (node:http `requestTimeout`). */
   readonly requestTimeoutMs: number
+  /** How long an idle keep-alive connection is kept open (node:http `keepAliveTimeout`). */
+  readonly keepAliveTimeoutMs: number
+  /** Time limit to receive a request's headers (node:http `headersTimeout`). */
+  readonly headersTimeoutMs: number
+  /** Requests per key per window and instance; 0: no limit. */
+  readonly rateLimit: { readonly points: number; readonly windowS: number }
+  /** Bearer keys of `GET /metrics`; empty: `/metrics` is off (404). */
+  readonly metricsKeys: ReadonlyArray<string>
   /** Runs of a request's transaction that lose a race before the answer is 409 ConcurrentModification. */
   readonly maxTransactionAttempts: number
   readonly relay: RelayConfig
+  /** The hosted form's action tokens (routes/form.ts). */
+  readonly form: FormConfig
+  // ocr (POST /bank/ocr)
+  /** Bytes of an OCR giro file read at most (`OCR_MAX_BYTES`, default 8 MiB); absent: the default. */
+  readonly ocrMaxBytes?: number
 }
 
 export interface RelayConfig {
@@ -45,9 +66,13 @@ export interface RelayConfig {
   readonly timeoutMs: number
   /**
    * How long a claimed message is left to its claimer before another instance may send it again
-   * (the claimer died): longer than an attempt plus the time to record its outcome on a busy database.
+   * (the claimer died). The claimer renews it every `heartbeatMs` while the attempt runs.
    */
   readonly leaseMs: number
+  /** How often the relay renews the leases of the messages it holds. */
+  readonly heartbeatMs: number
+  /** Where webhooks may go (outbox/guard.ts). */
+  readonly targets: TargetPolicy
   /** Messages in flight at once per process. */
   readonly concurrency: number
   /** How often the relay looks for due messages when nothing woke it. */
@@ -56,10 +81,27 @@ export interface RelayConfig {
   readonly maxResponseBytes: number
 }
 
-/** The development defaults of the keys and the secret: refused when NODE_ENV is production. */
+export type Mode = 'development' | 'production'
+
+/** The development defaults of the keys and the secret: used and accepted only in development mode. */
 export const devApiKey = 'dev-api-key'
 export const devBankKey = 'dev-bank-key'
 export const devWebhookSecret = 'whsec_ZGV2LXdlYmhvb2stc2VjcmV0LWRvLW5vdC11c2U='
+export const devMetricsKey = 'dev-metrics-key'
+const devValues: ReadonlySet<string> = new Set([devApiKey, devBankKey, devWebhookSecret, devMetricsKey])
+
+/** Keys shorter than this are refused outside development (32 characters: 128 bits of hex, about 190 of base64). */
+export const minKeyLength = 32
+/** Bytes of a webhook secret (after `whsec_` and base64) accepted at least and at most: Standard Webhooks' 24–64. */
+const secretBytes = { min: 24, max: 64 } as const
+
+/** A configuration the service refuses to start with; `problems` names each variable and why, never a value. */
+export class ConfigError extends Error {
+  constructor(readonly problems: ReadonlyArray<string>) {
+    super(`The service refuses to start: ${problems.join(' ')}`)
+    this.name = 'ConfigError'
+  }
+}
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -67,7 +109,7 @@ const int = (env: Env, name: string, fallback: number, min = 0): number => {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
   const n = Number(raw)
-  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${String(min)}, got "${raw}".`)
+  if (!Number.isSafeInteger(n) || n < min) throw new ConfigError([`${name} must be an integer ≥ ${String(min)}.`])
   return n
 }
 
@@ -77,63 +119,263 @@ const list = (raw: string | undefined): ReadonlyArray<string> =>
     .map((s) => s.trim())
     .filter((s) => s !== '')
 
-/** Reads the configuration; throws with a sentence naming the variable when one is wrong. */
+const loopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
+
+/** What is wrong with a webhook secret outside development, or undefined when it is strong. */
+const secretProblem = (secret: string): string | undefined => {
+  if (!secret.startsWith('whsec_')) return 'WEBHOOK_SECRET must be whsec_ followed by base64.'
+  const body = secret.slice('whsec_'.length)
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return 'WEBHOOK_SECRET must be whsec_ followed by base64.'
+  const bytes = Buffer.from(body, 'base64')
+  if (bytes.length < secretBytes.min || bytes.length > secretBytes.max) {
+    return `WEBHOOK_SECRET must hold ${String(secretBytes.min)} to ${String(secretBytes.max)} random bytes (base64 after whsec_).`
+  }
+  if (new Set(bytes).size < 8) return 'WEBHOOK_SECRET is not random (too few distinct bytes).'
+  return undefined
+}
+
+/** What is wrong with the keys of one variable outside development. */
+const keyProblems = (name: string, keys: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  if (keys.some((k) => devValues.has(k))) out.push(`${name} holds a development value.`)
+  else if (keys.some((k) => k.length < minKeyLength)) out.push(`${name}: every key needs at least ${String(minKeyLength)} characters.`)
+  else if (keys.some((k) => new Set(k).size < 8)) out.push(`${name}: a key is not random (too few distinct characters).`)
+  return out
+}
+
+/**
+ * Reads the configuration. Throws a `ConfigError` naming every variable that is missing, weak or
+ * wrong (never its value). Development mode is `DEV_MODE=1` without `NODE_ENV=production`.
+ */
 export const loadConfig = (env: Env = process.env): Config => {
   const production = env['NODE_ENV'] === 'production'
+  const development = env['DEV_MODE'] === '1' && !production
   const apiKeys = list(env['API_KEYS'])
   const bankKeys = list(env['BANK_API_KEYS'])
-  const secret = env['WEBHOOK_SECRET']
-  if (production && (apiKeys.length === 0 || bankKeys.length === 0 || secret === undefined)) {
-    throw new Error('NODE_ENV=production needs API_KEYS, BANK_API_KEYS and WEBHOOK_SECRET (no development defaults).')
+  const metricsKeys = list(env['METRICS_KEYS'])
+  const secret = env['WEBHOOK_SECRET'] === '' ? undefined : env['WEBHOOK_SECRET']
+  const databaseUrl = env['DATABASE_URL'] === '' ? undefined : env['DATABASE_URL']
+  const pgliteDir = env['PGLITE_DIR'] === '' ? undefined : env['PGLITE_DIR']
+  const host = env['HOST'] === undefined || env['HOST'] === '' ? '127.0.0.1' : env['HOST']
+  const problems: Array<string> = []
+  if (development) {
+    if (!loopback(host)) problems.push('Development mode (DEV_MODE=1) listens on a loopback address only: set HOST to 127.0.0.1 or ::1, or configure the service for production.')
+    if (secret !== undefined && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) problems.push('WEBHOOK_SECRET must be whsec_ followed by base64.')
+  } else {
+    const missing = [
+      ...(apiKeys.length === 0 ? ['API_KEYS'] : []),
+      ...(bankKeys.length === 0 ? ['BANK_API_KEYS'] : []),
+      ...(secret === undefined ? ['WEBHOOK_SECRET'] : []),
+      ...(env['FORM_SECRET'] === undefined || env['FORM_SECRET'] === '' ? ['FORM_SECRET'] : []),
+      ...(databaseUrl === undefined && pgliteDir === undefined ? ['DATABASE_URL or PGLITE_DIR (a durable database)'] : [])
+    ]
+    if (missing.length > 0) {
+      problems.push(
+        `Missing ${missing.join(', ')}: outside development mode there are no defaults${production && env['DEV_MODE'] === '1' ? ' (NODE_ENV=production turns DEV_MODE off)' : ''}; for a local run, DEV_MODE=1 or npm run serve.`
+      )
+    }
+    problems.push(...keyProblems('API_KEYS', apiKeys), ...keyProblems('BANK_API_KEYS', bankKeys), ...keyProblems('METRICS_KEYS', metricsKeys))
+    if (apiKeys.some((k) => bankKeys.includes(k))) problems.push('A key is in both API_KEYS and BANK_API_KEYS: give the bank its own.')
+    if (metricsKeys.some((k) => apiKeys.includes(k) || bankKeys.includes(k))) problems.push('A key of METRICS_KEYS is also an API or bank key: give the scraper its own.')
+    if (secret !== undefined) {
+      const weak = secret === devWebhookSecret ? 'WEBHOOK_SECRET is the development value.' : secretProblem(secret)
+      if (weak !== undefined) problems.push(weak)
+    }
   }
   const kidScheme = env['KID_SCHEME'] ?? 'random'
-  if (kidScheme !== 'random' && kidScheme !== 'customer') throw new Error(`KID_SCHEME must be random or customer, got "${kidScheme}".`)
-  const catchAllUrl = env['CATCH_ALL_URL']
-  const databaseUrl = env['DATABASE_URL']
-  const pgliteDir = env['PGLITE_DIR']
-  return {
-    host: env['HOST'] ?? '127.0.0.1',
-    port: int(env, 'PORT', 8080),
-    databaseUrl: databaseUrl === '' ? undefined : databaseUrl,
-    pgliteDir: pgliteDir === '' ? undefined : pgliteDir,
-    poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
+  if (kidScheme !== 'random' && kidScheme !== 'customer') problems.push('KID_SCHEME must be random or customer.')
+  const read = (name: string, fallback: number, min = 0): number => {
+    try {
+      return int(env, name, fallback, min)
+    } catch (e) {
+      problems.push(...(e instanceof ConfigError ? e.problems : [String(e)]))
+      return fallback
+    }
+  }
+  const requestTimeoutMs = read('REQUEST_TIMEOUT_MS', 120_000, 1)
+  const keepAliveTimeoutMs = read('KEEP_ALIVE_TIMEOUT_MS', 65_000, 1)
+  const headersTimeoutMs = read('HEADERS_TIMEOUT_MS', keepAliveTimeoutMs + 1000, 1)
+  if (headersTimeoutMs > requestTimeoutMs) problems.push('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS.')
+  const timeoutMs = read('WEBHOOK_TIMEOUT_MS', 5000, 1)
+  const guards = guardSettings(env, development, env['CATCH_ALL_URL'] === '' ? undefined : env['CATCH_ALL_URL'], problems)
+  const config: Config = {
+    mode: development ? 'development' : 'production',
+    host,
+    port: read('PORT', 8080),
+    databaseUrl,
+    pgliteDir,
+    poolSize: read('DATABASE_POOL_SIZE', 10, 1),
     apiKeys: apiKeys.length > 0 ? apiKeys : [devApiKey],
     bankKeys: bankKeys.length > 0 ? bankKeys : [devBankKey],
-    catchAllUrl: catchAllUrl === '' ? undefined : catchAllUrl,
+    catchAllUrl: env['CATCH_ALL_URL'] === '' ? undefined : env['CATCH_ALL_URL'],
     webhookSecret: secret ?? devWebhookSecret,
-    kidScheme,
-    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1024 * 1024, 1),
-    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1),
-    maxTransactionAttempts: int(env, 'MAX_TRANSACTION_ATTEMPTS', 12, 1),
+    kidScheme: kidScheme === 'customer' ? 'customer' : 'random',
+    maxBodyBytes: read('MAX_BODY_BYTES', 1024 * 1024, 1),
+    requestTimeoutMs,
+    keepAliveTimeoutMs,
+    headersTimeoutMs,
+    rateLimit: { points: read('RATE_LIMIT_PER_KEY', development ? 0 : 100, 0), windowS: read('RATE_LIMIT_WINDOW_S', 1, 1) },
+    metricsKeys: metricsKeys.length > 0 ? metricsKeys : development ? [devMetricsKey] : [],
+    maxTransactionAttempts: read('MAX_TRANSACTION_ATTEMPTS', 12, 1),
     relay: {
       enabled: env['RELAY'] !== 'off',
-      maxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 8, 1),
-      baseDelayMs: int(env, 'WEBHOOK_BASE_DELAY_MS', 1000, 1),
-      maxDelayMs: int(env, 'WEBHOOK_MAX_DELAY_MS', 10 * 60_000, 1),
-      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 1),
-      leaseMs: int(env, 'WEBHOOK_LEASE_MS', int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 1) + 30_000, 1),
-      concurrency: int(env, 'WEBHOOK_CONCURRENCY', 16, 1),
-      pollMs: int(env, 'WEBHOOK_POLL_MS', 500, 1),
-      maxResponseBytes: int(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0)
-    }
+      maxAttempts: read('WEBHOOK_MAX_ATTEMPTS', 8, 1),
+      baseDelayMs: read('WEBHOOK_BASE_DELAY_MS', 1000, 1),
+      maxDelayMs: read('WEBHOOK_MAX_DELAY_MS', 10 * 60_000, 1),
+      timeoutMs,
+      ...guards.relay,
+      concurrency: read('WEBHOOK_CONCURRENCY', 16, 1),
+      pollMs: read('WEBHOOK_POLL_MS', 500, 1),
+      maxResponseBytes: read('WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0)
+    },
+    form: guards.form,
+    // ocr (POST /bank/ocr)
+    ocrMaxBytes: read('OCR_MAX_BYTES', 8 * 1024 * 1024, 1)
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  return config
+}
+
+/** The exit code of a refused configuration (sysexits' EX_CONFIG). */
+export const EXIT_CONFIG = 78
+
+/**
+ * The configuration of `process.env`, or the process ends: exit code 78 and one JSON log line
+ * (`configuration refused`, with `problems`) on stdout, the same sentence on stderr.
+ */
+export const configFromEnvironment = (): Config => {
+  try {
+    return loadConfig(process.env)
+  } catch (e) {
+    const problems = e instanceof ConfigError ? e.problems : [e instanceof Error ? e.message : String(e)]
+    process.stdout.write(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'configuration refused', problems }) + '\n')
+    process.stderr.write(`The service refuses to start:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee docs/service.md, "Running in production".\n`)
+    process.exit(EXIT_CONFIG)
   }
 }
 
-const mask = (s: string): string => (s.length <= 4 ? '****' : `${s.slice(0, 4)}…(${String(s.length)} chars)`)
+/** The secrets of a configuration, for the logger to mask wherever they appear. */
+export const secretsOf = (c: Config): ReadonlyArray<string> => {
+  const password = c.databaseUrl === undefined ? [] : databasePassword(c.databaseUrl)
+  // the development values are published (and shown at start in development mode): nothing to mask
+  return [...c.apiKeys, ...c.bankKeys, ...c.metricsKeys, c.webhookSecret, ...password].filter((s) => s.length >= 4 && !devValues.has(s))
+}
+
+/** The password of a database URL as written (it may hold an unescaped `@`), decoded too. */
+const databasePassword = (url: string): ReadonlyArray<string> => {
+  const rest = url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+  const at = rest.lastIndexOf('@')
+  const userinfo = at < 0 ? '' : rest.slice(0, at)
+  const colon = userinfo.indexOf(':')
+  const out = colon < 0 ? [] : [userinfo.slice(colon + 1)]
+  const query = /[?&]password=([^&#]*)/i.exec(url)?.[1]
+  if (query !== undefined) out.push(query)
+  const decoded = out.flatMap((p) => {
+    try {
+      return [decodeURIComponent(p)]
+    } catch {
+      return []
+    }
+  })
+  return [...out, ...decoded]
+}
+
+// -------------------------------------------------------------------------------------
+// Settings of the webhook guard, the relay's leases and the hosted form's tokens (one block:
+// WEBHOOK_ALLOW_NETWORKS, WEBHOOK_LEASE_MS, WEBHOOK_HEARTBEAT_MS, FORM_SECRET, FORM_TOKEN_TTL_S;
+// docs/service.md). `development` is the development mode of the rest of this file.
+// -------------------------------------------------------------------------------------
+
+export interface FormConfig {
+  /** The key of the form's action tokens (HMAC-SHA256); one per deployment, shared by its instances. */
+  readonly secret: string
+  /** How long a token issued with the page is accepted. */
+  readonly tokenTtlMs: number
+}
+
+/** The development key of the form's tokens: refused outside development. */
+export const devFormSecret = 'dev-form-secret-do-not-use-in-production'
+
+/**
+ * Reads the block's settings. Each problem is a sentence naming its variable (never its value):
+ * pushed onto `problems` when given (loadConfig lists them with the others), else the first is
+ * thrown. An absent FORM_SECRET outside development is loadConfig's "Missing …" sentence.
+ */
+export const guardSettings = (
+  env: Env,
+  development: boolean,
+  catchAllUrl: string | undefined,
+  problems?: Array<string>
+): { readonly relay: Pick<RelayConfig, 'leaseMs' | 'heartbeatMs' | 'targets'>; readonly form: FormConfig } => {
+  const found: Array<string> = []
+  const networks = env['WEBHOOK_ALLOW_NETWORKS']
+  const allowNetworks = (networks === undefined ? (development ? loopbackNetworks : []) : list(networks)).filter((n) => {
+    try {
+      parseNetwork(n)
+      return true
+    } catch (e) {
+      found.push(`WEBHOOK_ALLOW_NETWORKS: ${e instanceof Error ? e.message : String(e)}.`)
+      return false
+    }
+  })
+  const targets: TargetPolicy = { allowHttp: development, allowNetworks }
+  if (catchAllUrl !== undefined) {
+    let refused: string | undefined
+    try {
+      refused = urlRefusal(new URL(catchAllUrl), guardOf(targets))
+    } catch {
+      refused = 'not a url'
+    }
+    if (refused !== undefined) found.push(`CATCH_ALL_URL is refused: ${refused}.`)
+  }
+  const read = (name: string, fallback: number, min: number): number => {
+    try {
+      return int(env, name, fallback, min)
+    } catch (e) {
+      found.push(...(e instanceof ConfigError ? e.problems : [String(e)]))
+      return fallback
+    }
+  }
+  const heartbeatMs = read('WEBHOOK_HEARTBEAT_MS', 1000, 10)
+  const leaseMs = read('WEBHOOK_LEASE_MS', 4000, 1)
+  if (leaseMs < 2 * heartbeatMs) {
+    found.push(`WEBHOOK_LEASE_MS (${String(leaseMs)}) must be at least twice WEBHOOK_HEARTBEAT_MS (${String(heartbeatMs)}): a lease must outlive a missed heartbeat.`)
+  }
+  const secret = env['FORM_SECRET'] === '' ? undefined : env['FORM_SECRET']
+  const absentOnly = secret === undefined && problems !== undefined
+  if (!development && !absentOnly && (secret === undefined || secret === devFormSecret || secret.length < 32)) {
+    found.push('FORM_SECRET must be set outside development: at least 32 random characters (e.g. openssl rand -base64 32), not the development value.')
+  }
+  const tokenTtlMs = read('FORM_TOKEN_TTL_S', 30 * 60, 1) * 1000
+  if (problems !== undefined) problems.push(...found)
+  else if (found.length > 0) throw new Error(found[0])
+  return {
+    relay: { leaseMs, heartbeatMs, targets },
+    form: { secret: secret ?? devFormSecret, tokenTtlMs }
+  }
+}
+
+const mask = (s: string): string => `set (${String(s.length)} chars)`
 
 /** The settings as printed at start: secrets masked, development defaults flagged. */
 export const describeConfig = (c: Config): Record<string, unknown> => ({
+  mode: c.mode,
   host: c.host,
   port: c.port,
-  database: c.databaseUrl !== undefined ? c.databaseUrl.replace(/:[^:@/]*@/, ':****@') : `pglite ${c.pgliteDir ?? '(memory)'}`,
+  database: c.databaseUrl !== undefined ? redactText(c.databaseUrl) : `pglite ${c.pgliteDir ?? '(memory)'}`,
   poolSize: c.poolSize,
   apiKeys: c.apiKeys.includes(devApiKey) ? `development default "${devApiKey}"` : c.apiKeys.map(mask),
   bankKeys: c.bankKeys.includes(devBankKey) ? `development default "${devBankKey}"` : c.bankKeys.map(mask),
-  catchAllUrl: c.catchAllUrl ?? '(none)',
+  catchAllUrl: c.catchAllUrl !== undefined ? redactText(c.catchAllUrl) : '(none)',
   webhookSecret: c.webhookSecret === devWebhookSecret ? 'development default' : mask(c.webhookSecret),
   kidScheme: c.kidScheme,
   maxBodyBytes: c.maxBodyBytes,
   requestTimeoutMs: c.requestTimeoutMs,
+  keepAliveTimeoutMs: c.keepAliveTimeoutMs,
+  headersTimeoutMs: c.headersTimeoutMs,
+  rateLimit: c.rateLimit.points === 0 ? 'off' : `${String(c.rateLimit.points)} requests per key per ${String(c.rateLimit.windowS)} s (per instance)`,
+  metrics: c.metricsKeys.length === 0 ? 'off (no METRICS_KEYS)' : c.metricsKeys.includes(devMetricsKey) ? `on, development key "${devMetricsKey}"` : 'on',
   maxTransactionAttempts: c.maxTransactionAttempts,
-  relay: c.relay
+  relay: c.relay,
+  form: { secret: c.form.secret === devFormSecret ? 'development default' : mask(c.form.secret), tokenTtlMs: c.form.tokenTtlMs }
 })

@@ -20,7 +20,7 @@ const print = (line: string): void => {
 }
 const indent = (s: string): string => s.replace(/^/gm, '    ')
 
-const config = loadConfig({ PORT: '0', WEBHOOK_POLL_MS: '50' })
+const config = loadConfig({ DEV_MODE: '1', PORT: '0', WEBHOOK_POLL_MS: '50' })
 const verifier = new Webhook(config.webhookSecret)
 const receiver = createServer((req, res) => {
   const chunks: Array<Buffer> = []
@@ -55,15 +55,21 @@ const settle = async (): Promise<void> => {
   }
 }
 
-const send = async (method: string, path: string, body?: unknown, key: string = devApiKey): Promise<{ status: number; body: unknown }> => {
+const send = async (method: string, path: string, body?: unknown, key: string = devApiKey, form?: string): Promise<{ status: number; body: unknown; text: string }> => {
   print('')
   print(`> ${method} ${path}`)
   if (body !== undefined) print(indent(JSON.stringify(body)))
+  if (form !== undefined) print(indent(form.replace(/token=[^&]*/, 'token=…')))
   const res = await fetch(base + path, {
     method,
     redirect: 'manual',
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(form === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' })
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(form === undefined ? {} : { body: form })
   })
   const text = await res.text()
   const location = res.headers.get('location')
@@ -76,7 +82,7 @@ const send = async (method: string, path: string, body?: unknown, key: string = 
     print(indent(`(${String(text.length)} characters of HTML)`))
   }
   await settle()
-  return { status: res.status, body: parsed }
+  return { status: res.status, body: parsed, text }
 }
 
 try {
@@ -107,8 +113,10 @@ try {
 
   print('')
   print(`(the customer opens ${base}/pay/${id} and presses Pay)`)
-  await send('GET', `/pay/${id}`)
-  await send('POST', `/pay/${id}/complete`)
+  const page = await send('GET', `/pay/${id}`)
+  // the Pay button's form carries the token the page was issued with
+  const token = /action="\/pay\/[^/"]+\/complete"><input type="hidden" name="token" value="([^"]+)"/.exec(page.text)?.[1] ?? ''
+  await send('POST', `/pay/${id}/complete`, undefined, devApiKey, new URLSearchParams({ token }).toString())
   await send('POST', `/payments/${id}/charge`)
   await send('POST', `/payments/${id}/refund/partially`, {
     moneySplitPatch: [

@@ -8,18 +8,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 /** What a route answers. */
 export interface Reply {
   readonly status: number
-  /** JSON-encoded, unless `html` is set. */
+  /** JSON-encoded, unless `html` or `text` is set. */
   readonly body?: unknown
   readonly html?: string
+  /** Sent as it is (`text/plain`, unless the headers name another type). */
+  readonly text?: string
   readonly headers?: Readonly<Record<string, string>>
 }
 
 export const json = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Reply => ({ status, body, headers })
 
 export const send = (res: ServerResponse, reply: Reply, extra: Readonly<Record<string, string>> = {}): void => {
-  const text = reply.html ?? (reply.body === undefined ? '' : JSON.stringify(reply.body))
+  const text = reply.html ?? reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body))
   res.writeHead(reply.status, {
-    'content-type': reply.html !== undefined ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
+    'content-type':
+      reply.html !== undefined ? 'text/html; charset=utf-8' : reply.text !== undefined ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(text)),
     ...extra,
     ...reply.headers

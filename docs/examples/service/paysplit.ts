@@ -14,7 +14,7 @@ import {
   type PaymentError,
   type PaymentEvent,
   type PaymentState
-} from '../../../src/index.js'
+} from 'paysplit'
 import {
   completeForm,
   failForm,
@@ -31,7 +31,7 @@ import {
   type WebhookDelivery,
   type WebhookMessage,
   type World
-} from '../../../src/http.js'
+} from 'paysplit/http'
 
 /** A slice of the world built from database rows. */
 export const worldOf = (

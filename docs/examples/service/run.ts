@@ -1,18 +1,34 @@
 /**
- * Runs the service from the environment: configuration printed, migrations applied, listening,
- * stopped gracefully on SIGTERM/SIGINT (no new connections, requests in flight finish, the relay
- * stops, the database closes). With PAYSPLIT_PROFILE=1, SIGUSR2 logs the time spent in paysplit
- * and the process's CPU time so far (the benchmark reads them).
+ * Runs the service: configuration printed (secrets masked; a banner in development mode),
+ * migrations applied, listening, stopped gracefully on SIGTERM/SIGINT (`/readyz` turns 503, no new
+ * connections, requests in flight finish, the relay stops, the database closes). With
+ * PAYSPLIT_PROFILE=1, SIGUSR2 logs the time spent in paysplit and the process's CPU time so far
+ * (the benchmark reads them).
  */
-import { describeConfig, loadConfig } from './config.js'
+import { configFromEnvironment, describeConfig, secretsOf, type Config } from './config.js'
 import { jsonLogger } from './log.js'
 import type { Rules } from './paysplit.js'
 import { createService } from './server.js'
 
-export const runFromEnvironment = async (rules?: Rules): Promise<void> => {
-  const log = jsonLogger()
-  const config = loadConfig()
+const banner = (config: Config): string => {
+  const database = config.databaseUrl !== undefined ? 'PostgreSQL' : config.pgliteDir !== undefined ? 'PGlite in a folder' : 'in memory (lost at exit)'
+  const lines = [
+    'DEVELOPMENT MODE: the development API, bank and metrics keys and',
+    `webhook secret are live; the database is ${database}.`,
+    'Loopback only. Never run it so for real: docs/service.md,',
+    '"Running in production".'
+  ]
+  const width = Math.max(...lines.map((l) => l.length))
+  const rule = '─'.repeat(width + 2)
+  return ['', `  ┌${rule}┐`, ...lines.map((l) => `  │ ${l.padEnd(width)} │`), `  └${rule}┘`, ''].join('\n')
+}
+
+/** Runs the service with `config` until SIGTERM/SIGINT. */
+export const runService = async (config: Config, rules?: Rules): Promise<void> => {
+  const log = jsonLogger(undefined, secretsOf(config))
+  if (config.mode === 'development') process.stderr.write(banner(config) + '\n')
   log.info('configuration', describeConfig(config))
+  if (config.mode === 'development') log.warn('development mode', { reason: 'DEV_MODE=1 without NODE_ENV=production' })
   const profile = process.env['PAYSPLIT_PROFILE'] === '1' ? { ms: 0, byRule: {}, requestMs: 0 } : undefined
   const service = await createService(config, { log, ...(rules !== undefined ? { rules } : {}), ...(profile !== undefined ? { profile } : {}) })
   const base = await service.listen()
@@ -46,4 +62,9 @@ export const runFromEnvironment = async (rules?: Rules): Promise<void> => {
   process.on('SIGINT', () => {
     stop('SIGINT')
   })
+}
+
+/** `runService` on the configuration of `process.env` (refused: exit 78); the benchmark's baseline runs it with other rules. */
+export const runFromEnvironment = async (rules?: Rules): Promise<void> => {
+  await runService(configFromEnvironment(), rules)
 }

@@ -4,8 +4,8 @@
  * version that moved, a unique key another process took first, a serialization failure or a
  * deadlock) rolls back and runs the whole request again on fresh rows, a bounded number of times.
  */
-import type { Command } from '../../../src/index.js'
-import type { WebhookDelivery, World } from '../../../src/http.js'
+import type { Command } from 'paysplit'
+import type { WebhookDelivery, World } from 'paysplit/http'
 import { isSqlError, retryableStates, UNIQUE_VIOLATION, type Db, type Queryable } from './db/db.js'
 import { loadSlice, writeChanges, WriteConflict, type SliceKeys } from './db/store.js'
 import type { Rules } from './paysplit.js'

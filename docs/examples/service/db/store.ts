@@ -15,8 +15,8 @@ import {
   type PaymentError,
   type PaymentEvent,
   type PaymentIntentRequest
-} from '../../../../src/index.js'
-import type { CreatedReference, WebhookDelivery, World } from '../../../../src/http.js'
+} from 'paysplit'
+import type { CreatedReference, WebhookDelivery, World } from 'paysplit/http'
 import { worldOf, type Rules } from '../paysplit.js'
 import type { Queryable } from './db.js'
 

@@ -4,7 +4,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { IncomingMessage } from 'node:http'
-import { invalid, paymentError, type Command } from '../../../../src/index.js'
+import { invalid, paymentError, type Command } from 'paysplit'
 import {
   errorResponse,
   matchRoute,
@@ -14,7 +14,7 @@ import {
   type HttpResponse,
   type Route,
   type World
-} from '../../../../src/http.js'
+} from 'paysplit/http'
 import { noKeys, UnreadableState, type SliceKeys } from '../db/store.js'
 import { json, parseJson, readBody, type Reply } from '../http.js'
 import { runTransaction } from '../transaction.js'

@@ -1,11 +1,12 @@
 /** What every route needs: the database, the configuration, the clock and identifiers, the relay's bell. */
 import { createHash, randomInt, randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
-import { kid } from '../../../../src/index.js'
+import { kid } from 'paysplit'
 import type { Config } from '../config.js'
 import type { Db } from '../db/db.js'
 import type { Logger } from '../log.js'
 import type { Rules } from '../paysplit.js'
+import type { CardGateway } from './gateway.js'
 
 export interface Deps {
   readonly db: Db
@@ -18,6 +19,8 @@ export interface Deps {
   /** The clock: an ISO 8601 UTC timestamp with milliseconds. */
   readonly now: () => string
   readonly newPaymentId: () => string
+  /** The card gateway of live (production) payments; none: the form refuses them (./gateway.ts). */
+  readonly liveCardGateway?: CardGateway
 }
 
 export const defaultNow = (): string => new Date().toISOString()
