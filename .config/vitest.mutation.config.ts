@@ -9,7 +9,7 @@ import base from './vitest.config.js'
  * - `test/package.test.ts` builds `dist/` with tsup and runs it in child processes, which never
  *   activate a mutant (Stryker switches mutants through a global of the test process);
  *   `test/reference-service.process.test.ts` does the same with the reference service's build;
- * - `test/server*.test.ts` and `test/conformance.test.ts` drive the example server over real
+ * - `test/server*.test.ts` and `test/conformance.test.ts` drive the test server over real
  *   sockets (seconds per test); every rule they check goes through `handle`/`transition`, which
  *   the in-process tests (`http.test.ts`, `service.test.ts`, the decider and module tests) check
  *   directly, and the measured runs lost no kill without them;

@@ -6,9 +6,12 @@
  * @module errors
  */
 
+import type { Issue, IssueCode, IssueParams, IssueReason } from './messages/issues.js'
 import { en } from './codecs/messages/en.js'
 import { plainMessage } from './codecs/messages/format.js'
 import { own } from './internal/own.js'
+
+export type { Issue, IssueCode, IssueParams, IssueReason, Messages } from './messages/issues.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -52,9 +55,6 @@ export type ErrorCode =
   | 'CustomerNotFound'
   | 'UnsupportedSchemaVersion'
 
-/** The codes an {@link Issue} of a validation error can carry, in order of precedence. */
-export type IssueCode = 'MissingCustomerExternalID' | 'ValidationFailed' | 'GrossAmountMismatch'
-
 /**
  * Every reason an {@link Issue} can give, a closed list (docs/rules.md C12): what a program reads
  * to choose its own words, each with the `params` a message needs (docs/decisions.md "Issues:
@@ -70,56 +70,6 @@ export const issueReasons: ReadonlyArray<IssueReason> = /* @__PURE__ */ Object.f
   // the keys of a catalog are exactly the reasons (a catalog is a Record<IssueReason, string>)
   /* @__PURE__ */ Object.keys(en) as IssueReason[]
 )
-
-/** One reason of {@link issueReasons}, the closed list of docs/rules.md C12. */
-export type IssueReason =
-  | 'required'
-  | 'type'
-  | 'too_short'
-  | 'too_long'
-  | 'too_small'
-  | 'too_big'
-  | 'not_integer'
-  | 'too_few'
-  | 'too_many'
-  | 'format'
-  | 'not_one_of'
-  | 'unknown_currency'
-  | 'currency_minor_unit'
-  | 'fee_account_differs'
-  | 'sum_mismatch'
-  | 'too_many_issues'
-
-/**
- * What a message needs besides the reason (`{ max: 255 }`, `{ allowed: ['test', 'production'] }`):
- * limits, formats and allowed values of the rule, never a value of the input.
- */
-export type IssueParams = Readonly<Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>>
-
-/**
- * A message catalog: a template for every {@link IssueReason} (`{name}` stands for `params[name]`);
- * optionally the `locale` (a BCP 47 tag, `en` when absent) whose plural rules choose among plural
- * forms (`too_few_one`), and words for param values (`format.email`), as `formatIssue` reads them.
- */
-export type Messages = Readonly<Record<IssueReason, string>> & {
-  readonly locale?: string
-  readonly [form: string]: string | undefined
-}
-
-/**
- * One problem found while validating input. `path` is relative to the validated value, with
- * array indexes as segments: `moneySplitList.1.amount`; the empty string is the value itself. An
- * object key longer than 64 UTF-16 units is cut to its first 64 and `…`. `reason` and `params`
- * say what is wrong for a program; `message` is `formatIssue(issue, en)`, which quotes neither the
- * input nor the path.
- */
-export interface Issue {
-  readonly path: string
-  readonly code: IssueCode
-  readonly reason: IssueReason
-  readonly params?: IssueParams
-  readonly message: string
-}
 
 /**
  * The error of every failed paysplit call.

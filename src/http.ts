@@ -38,15 +38,14 @@ export type {
   CreatePaymentBody,
   CustomerBody,
   ErrorBody,
-  ErrorDetail,
   HttpErrorCode,
   HttpResponse,
   MessageBody,
-  MoneySplitRecord,
   PartialRefundBody,
   PaymentBody,
   PaymentCreatedView,
   ResponseBody,
+  WebhookPayment,
   WireError,
   WireErrorCode
 } from './http/responses.js'
@@ -61,8 +60,7 @@ export {
 export type {
   WebhookDelivery,
   WebhookOptions,
-  WebhookPayload,
-  WebhookPayment
+  WebhookPayload
 } from './http/webhooks.js'
 export { webhookMessage } from './http/messages.js'
 export type { WebhookMessage, WebhookMessageHeaders, WebhookMessageOptions } from './http/messages.js'

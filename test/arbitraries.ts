@@ -1,6 +1,8 @@
 /**
- * fast-check arbitraries of the wire bodies, mirroring `paysplit/codecs` (C3): every value
- * they generate decodes. Reusable by any test of the repository.
+ * Test-only fast-check arbitraries of the wire bodies, mirroring `paysplit/codecs` (C3): every
+ * value they generate decodes. What they add to the shipped arbitraries of `paysplit/testing`
+ * (src/testing/arbitraries.ts, which every other test uses) is the wire itself: the forms a caller
+ * may send and the value decoding must give.
  *
  * - {@link validRequestArb}: valid payment-intent requests in decoded (normal) form: decoding
  *   one gives a deep-equal value.
@@ -12,6 +14,7 @@
  */
 import fc from 'fast-check'
 import { currencyCodes } from '../src/codecs/currencies.js'
+import { uuidArb } from '../src/testing/arbitraries.js'
 import type {
   Customer,
   MetaData,
@@ -34,17 +37,10 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER
 const compact = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
 
-const hexDigits = (n: number): fc.Arbitrary<string> =>
-  fc.string({
-    unit: fc.constantFrom(...'0123456789abcdefABCDEF'.split('')),
-    minLength: n,
-    maxLength: n
-  })
-
-/** UUIDs in their textual form, either case, any version and variant. */
-export const uuidArb: fc.Arbitrary<string> = fc
-  .tuple(hexDigits(8), hexDigits(4), hexDigits(4), hexDigits(4), hexDigits(12))
-  .map((parts) => parts.join('-'))
+/** UUIDs in their textual form, either case (the shipped `uuidArb`, each letter's case drawn). */
+export const anyCaseUuidArb: fc.Arbitrary<string> = fc
+  .tuple(uuidArb, fc.array(fc.boolean(), { minLength: 36, maxLength: 36 }))
+  .map(([u, upper]) => u.replace(/[a-f]/g, (ch, i: number) => (upper[i] === true ? ch.toUpperCase() : ch)))
 
 /** Non-empty identifying strings of at most 255 UTF-16 code units. */
 export const idStringArb: fc.Arbitrary<string> = fc.oneof(
@@ -87,7 +83,7 @@ export const httpUrlArb: fc.Arbitrary<string> = fc.oneof(
   }
 )
 
-/** The short webhook event types (C5). */
+/** The short webhook event types (C5), written out here: the tests' oracle of the codecs' own list. */
 export const webhookEventTypes: ReadonlyArray<WebhookEventType> = [
   'Initiated',
   'Reserved',
@@ -190,14 +186,14 @@ const caseOf = (uuid: string, upper: boolean): string =>
   upper ? uuid.toUpperCase() : uuid.toLowerCase()
 
 const splitsArb = (maxSplits: number): fc.Arbitrary<MoneySplitRequest[]> =>
-  fc.tuple(splitAmountsArb(maxSplits), uuidArb).chain(([amounts, feeAccount]) =>
+  fc.tuple(splitAmountsArb(maxSplits), anyCaseUuidArb).chain(([amounts, feeAccount]) =>
     fc.tuple(
       ...amounts.map((amount) =>
         fc
           .record(
             {
               isFee: fc.boolean(),
-              account: uuidArb,
+              account: anyCaseUuidArb,
               upper: fc.boolean(),
               description: fc.option(textArb(1000), { nil: undefined }),
               externalID: fc.option(idStringArb, { nil: undefined })
@@ -270,7 +266,7 @@ export const validRequestArb = (
       paymentGateway: gateway,
       chargeImmediately: fc.boolean(),
       chargeImmediatelyGiven: fc.boolean(),
-      sellerConnectedAccountID: uuidArb,
+      sellerConnectedAccountID: anyCaseUuidArb,
       externalObjectIdTag: fc.option(idStringArb, { nil: undefined }),
       description: fc.option(textArb(1000), { nil: undefined }),
       currency: fc.constantFrom(...currencyCodes),

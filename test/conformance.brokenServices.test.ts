@@ -2,7 +2,7 @@
  * The conformance runner (`src/testing/conformance.ts`), run in process: the service under test
  * is paysplit's own model (`handle`, `completeForm`, `failForm`, `receiveTransfer` of
  * `paysplit/http`) on a world kept in a closure, with a fresh clock, id and KID per request as
- * docs/examples/server.ts makes them, so a whole check takes milliseconds. test/conformance.test.ts
+ * test/support/server.ts makes them, so a whole check takes milliseconds. test/conformance.test.ts
  * proves the same over real sockets but is too slow for mutation runs (.config/vitest.mutation.config.ts
  * leaves it out). This file pins what the runner does: the requests and form and bank operations it
  * generates for a seed, what it compares, and the report, request log and counterexample it writes

@@ -1,9 +1,9 @@
 /**
  * `paysplit-check` on real sockets (docs/testing.md, "From the command line"): the command run
- * twice in a row against one long-lived reference server (docs/examples/server.ts) with
+ * twice in a row against one long-lived test server (test/support/server.ts) with
  * webhooks, passing both times under different prefixes; and against copies of it with planted
  * bugs, each caught with a shrunk sequence whose replay line, run against a fresh copy, gives
- * the same failure. Each copy differs from the reference server in one place:
+ * the same failure. Each copy differs from the test server in one place:
  * - no version check on commit (InMemoryStorage with checkVersions false): two cancels at once
  *   both succeed, and over the API with the payment form, two refunds at once both succeed;
  * - a webhook lost on commit: the Cancelled webhook is never stored in the outbox;
@@ -18,8 +18,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createPaymentsServer, type PaymentsServer, type ServerOptions } from '../docs/examples/server.js'
-import { InMemoryStorage, type Changes, type CommitResult, type DeliveryRecord, type SliceKeys, type Storage } from '../docs/examples/storage.js'
+import { createPaymentsServer, type PaymentsServer, type ServerOptions } from './support/server.js'
+import { InMemoryStorage, type Changes, type CommitResult, type DeliveryRecord, type SliceKeys, type Storage } from './support/storage.js'
 import { runCli, type CliIO } from '../src/cli/paysplitCheck.js'
 import { startReceiver } from '../src/cli/receiver.js'
 import * as E from 'fp-ts/lib/Either.js'
@@ -34,7 +34,7 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true })
 })
 
-/** Starts a reference server (a planted bug when given options), on 127.0.0.1. */
+/** Starts the test server (a planted bug when given options), on 127.0.0.1. */
 const serve = async (options: ServerOptions = {}): Promise<{ base: string; server: PaymentsServer }> => {
   const server = createPaymentsServer({ webhooks: { maxAttempts: 2, baseDelayMs: 20, timeoutMs: 2000 }, ...options })
   return { base: await server.listen(), server }
@@ -144,7 +144,7 @@ const planted: ReadonlyArray<readonly [name: string, make: () => ServerOptions, 
   ]
 ]
 
-describe('paysplit-check against the reference server', () => {
+describe('paysplit-check against the test server', () => {
   it('passes twice in a row on one live server, with webhooks, each run under its own prefix', async () => {
     const { base, server } = await serve()
     try {

@@ -155,7 +155,7 @@ export interface Plant {
 /**
  * paysplit's own model as a service under test, with `plant` planted in it: the world in a
  * closure, emptied at each run's reset, a fresh time, id and KID per request as
- * docs/examples/server.ts makes them (a repeated invoice create keeps its stored KID), webhooks
+ * test/support/server.ts makes them (a repeated invoice create keeps its stored KID), webhooks
  * JSON-copied. Every member is given; a planted bug's options pick the ones it needs.
  */
 export const modelService = (plant: Plant = {}): CheckServiceOptions => {

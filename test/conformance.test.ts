@@ -1,6 +1,6 @@
 /**
- * The conformance runner proves it finds real bugs: it passes against the reference server
- * (docs/examples/server.ts, real sockets, a real webhook receiver), and fails with a short,
+ * The conformance runner proves it finds real bugs: it passes against the test server
+ * (test/support/server.ts, real sockets, a real webhook receiver), and fails with a short,
  * shrunk counterexample against four deliberately broken variants of it: cancel allowed on an
  * invoice; a full refund that may exceed the charge; charge allowed when chargeImmediately is
  * true; a webhook not sent on a status change. Each check is aimed at its bug and runs enough
@@ -10,7 +10,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPaymentsServer, type PaymentsServer, type ServerOptions } from '../docs/examples/server.js'
+import { createPaymentsServer, type PaymentsServer, type ServerOptions } from './support/server.js'
 import { checkService, type CheckServiceOptions, type ConformanceReport } from '../src/testing.js'
 import { plantedBugs, runsFor, type PlantedBug } from './conformance.planted.js'
 import { Receiver } from './server.fixtures.js'
@@ -25,7 +25,7 @@ afterAll(async () => {
   await receiver.stop()
 })
 
-/** Starts the reference server with `handler`, runs the check against it, stops it. */
+/** Starts the test server with `handler`, runs the check against it, stops it. */
 const check = async (handler: Handler | undefined, extra: Partial<CheckServiceOptions> = {}): Promise<ConformanceReport> => {
   const catchAllUrl = `${receiver.base}/hooks`
   const payments: PaymentsServer = createPaymentsServer({
@@ -71,8 +71,8 @@ const checkBug = (name: string): Promise<ConformanceReport> => {
 const steps = (report: ConformanceReport): ReadonlyArray<string> =>
   report.ok ? [] : report.counterexample.split('\n').filter((l) => !l.startsWith(' ') && !l.startsWith('✗'))
 
-describe('checkService against the reference server', () => {
-  it('passes: the reference server conforms to the reference model', async () => {
+describe('checkService against the test server', () => {
+  it('passes: the test server conforms to the reference model', async () => {
     const report = await check(undefined, { numRuns: 2 * (fc.readConfigureGlobal().numRuns ?? 100) })
     if (!report.ok) console.log(report.counterexample)
     expect(report.ok).toBe(true)

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../src/index.js'
-import { createPaymentsServer, type PaymentsServer } from '../docs/examples/server.js'
-import { InMemoryStorage } from '../docs/examples/storage.js'
+import { createPaymentsServer, type PaymentsServer } from './support/server.js'
+import { InMemoryStorage } from './support/storage.js'
 import { FEE_ACCOUNT, OTHER_ACCOUNT, SELLER, cardRequest, patchOf } from './http.fixtures.js'
 import { Receiver, call } from './server.fixtures.js'
 

@@ -22,12 +22,14 @@ export interface Received {
 /**
  * A webhook receiver on 127.0.0.1, ephemeral port. Paths decide how it answers:
  * `/flaky…` 500 for the first two attempts of each eventID then 200, `/down…` always 503,
- * `/gone…` 410, anything else 200.
+ * `/gone…` 410, `/endless…` 200 with a body that never ends, anything else 200.
  */
 export class Receiver {
   readonly received: Array<Received> = []
   private readonly server: Server
   private readonly flakyHits = new Map<string, number>()
+  /** Bytes the `/endless…` paths have written so far (the socket accepted them). */
+  endlessBytes = 0
   base = ''
 
   constructor() {
@@ -47,6 +49,21 @@ export class Receiver {
           status = hits <= 2 ? 500 : 200
         } else if (path.startsWith('/down')) status = 503
         else if (path.startsWith('/gone')) status = 410
+        else if (path.startsWith('/endless')) {
+          // 200, then a body that never ends: the sender must not wait for it (nor keep it)
+          res.writeHead(200, { 'content-type': 'application/octet-stream' })
+          const chunk = Buffer.alloc(64 * 1024, 120)
+          const pump = (): void => {
+            let more = true
+            while (more && !res.destroyed) {
+              this.endlessBytes += chunk.length
+              more = res.write(chunk)
+            }
+          }
+          res.on('drain', pump)
+          pump()
+          return
+        }
         res.writeHead(status, { 'content-type': 'text/plain' }).end(String(status))
       })
     })

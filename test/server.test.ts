@@ -1,5 +1,5 @@
 /**
- * The reference server (docs/examples/server.ts) over real sockets on 127.0.0.1: every endpoint
+ * The test server (test/support/server.ts) over real sockets on 127.0.0.1: every endpoint
  * through success and every rejection the seed names, status codes, bodies, transport errors,
  * and the webhooks a second local server receives (with retries).
  */
@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kid } from '../src/index.js'
-import { createPaymentsServer, type PaymentsServer } from '../docs/examples/server.js'
+import { createPaymentsServer, type PaymentsServer } from './support/server.js'
 import { cardRequest, invoiceRequest, patchOf } from './http.fixtures.js'
 import { Receiver, call } from './server.fixtures.js'
 
@@ -343,5 +343,23 @@ describe('webhook delivery: bounded retry with backoff, each outcome kept', () =
     expect(receiver.for('/flaky', id).map((r) => r.headers['x-paysplit-delivery-attempt'])).toStrictEqual(['1', '2', '3'])
     // every attempt carries the same eventID, so the receiver can drop duplicates
     expect(new Set(receiver.for('/flaky', id).map((r) => r.body.eventID))).toStrictEqual(new Set([`${id}:1`]))
+  })
+})
+
+describe('webhook delivery: the receiver\'s answer body is not read', () => {
+  it('a receiver answering 200 with an endless body counts as delivered on the 1st attempt', async () => {
+    const id = await create(
+      cardRequest({
+        externalPaymentReferenceID: ref('endless'),
+        webhookSubscriptions: [{ eventType: 'Initiated', url: `${hooks}/endless` }]
+      })
+    )
+    await payments.idle()
+    const records = (await payments.deliveries()).filter((d) => d.paymentReferenceID === id && d.url === `${hooks}/endless`)
+    // reading the body would run into the 2 s attempt timeout, and then retry and fail 3 times
+    expect(records).toMatchObject([{ state: 'delivered', attempts: 1, lastStatus: 200 }])
+    expect(receiver.for('/endless', id)).toHaveLength(1)
+    // the sender stopped reading at once: what the receiver got out is what the socket buffers hold
+    expect(receiver.endlessBytes).toBeLessThan(16 * 1024 * 1024)
   })
 })

@@ -168,7 +168,7 @@ const eachEntry = (
   let i = 0
   const get: Get = (key, rule, required) => check(issues, own(e, key), base, i, key, rule, required)
   for (; i < (n as number) && (max < Infinity || !full(issues)); i++) {
-    const x = own(u as object, i)
+    const x = own(u, i)
     if (isObject(issues, x, base, i)) read((e = x), get, i)
     else read(undefined, get, i)
   }

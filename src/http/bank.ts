@@ -13,7 +13,7 @@ import { KID_RULE } from '../kid.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
 import { check, POSITIVE, type Issues } from '../codecs/fields.js'
-import { own } from './own.js'
+import { own } from '../internal/own.js'
 import { notFound } from './responses.js'
 import {
   checkContext,

@@ -10,7 +10,7 @@
 import * as E from '../internal/either.js'
 import type { Issue, PaymentError } from '../errors.js'
 import { issue, paymentError, validationError } from '../errors.js'
-import { isObject, own } from './own.js'
+import { isObject, own } from '../internal/own.js'
 import { errorResponse, type HttpResponse } from './responses.js'
 import type { RouteName } from './routes.js'
 import type { World } from './world.js'

@@ -6,7 +6,7 @@
  *
  * @module messages
  */
-import { own } from './own.js'
+import { own } from '../internal/own.js'
 import type { WebhookDelivery } from './webhooks.js'
 
 // -------------------------------------------------------------------------------------

@@ -11,10 +11,9 @@ import type { ErrorCode, Issue, PaymentError } from '../errors.js'
 import { paymentError } from '../errors.js'
 import type { AdjustedSplit, PaymentEvent, RefundedSplit } from '../events.js'
 import type { MoneySplit, Payment, PaymentStatus } from '../payment.js'
-import type { Customer, Environment, PaymentGateway } from '../codecs/requests.js'
-import { hasOwn, own } from './own.js'
+import type { Customer, Environment, MetaData, PaymentGateway } from '../codecs/requests.js'
+import { hasOwn, own } from '../internal/own.js'
 import type { CreatePaymentRoute, PaymentRoute, RouteMismatch, RouteName } from './routes.js'
-import type { WebhookPayment } from './webhooks.js'
 
 // -------------------------------------------------------------------------------------
 // model: errors on the wire
@@ -45,18 +44,6 @@ export interface WireError {
 // -------------------------------------------------------------------------------------
 // model: bodies
 // -------------------------------------------------------------------------------------
-
-/** A money-split record on the wire (docs/rules.md I2.4); `description` and `externalID` only when set. */
-export interface MoneySplitRecord {
-  readonly splitID: number
-  readonly paymentReferenceID: string
-  readonly connectedAccountID: string
-  readonly amount: number
-  readonly description?: string
-  readonly insertTime: string
-  readonly externalID?: string
-  readonly isFee: boolean
-}
 
 /**
  * The `paymentCreated` object of the create response and of every webhook: the payment's
@@ -90,7 +77,7 @@ export interface PaymentCreatedView {
 export interface CreatePaymentBody {
   readonly paymentIntent: {
     readonly paymentCreated: PaymentCreatedView
-    readonly moneySplit: ReadonlyArray<MoneySplitRecord>
+    readonly moneySplit: ReadonlyArray<MoneySplit>
   }
 }
 
@@ -112,7 +99,7 @@ export interface ChargeBody {
 
 /** Body of a successful partial refund (docs/rules.md I2.6). */
 export interface PartialRefundBody {
-  readonly splitList: ReadonlyArray<MoneySplitRecord>
+  readonly splitList: ReadonlyArray<MoneySplit>
   readonly refundedSplit: ReadonlyArray<RefundedSplit>
   readonly message: string
   readonly success: true
@@ -120,7 +107,7 @@ export interface PartialRefundBody {
 
 /** Body of a successful invoice adjustment (docs/rules.md C6). */
 export interface AdjustInvoiceBody {
-  readonly splitList: ReadonlyArray<MoneySplitRecord>
+  readonly splitList: ReadonlyArray<MoneySplit>
   readonly adjustedSplit: ReadonlyArray<AdjustedSplit>
   readonly excessRefundedAmount: number
   readonly status: PaymentStatus
@@ -128,23 +115,28 @@ export interface AdjustInvoiceBody {
   readonly success: true
 }
 
-/**
- * The `error` of an {@link ErrorBody}: the failure's code and message, its `issues` when it is a
- * validation error, and `missing` / `unknown` / `repeated` for a `PatchSplitMismatch`.
- */
-export interface ErrorDetail {
-  readonly code: WireErrorCode
-  readonly message: string
-  readonly issues?: ReadonlyArray<Issue>
-  readonly missing?: ReadonlyArray<number>
-  readonly unknown?: ReadonlyArray<number>
-  readonly repeated?: ReadonlyArray<number>
-}
-
 /** Failure body of create, partial refund, adjust, unknown routes and wrong methods. */
 export interface ErrorBody {
   readonly success: false
-  readonly error: ErrorDetail
+  readonly error: WireError
+}
+
+/**
+ * What a webhook tells about the payment: its state after the events that caused it (and the body
+ * of the payment reads, {@link PaymentBody}).
+ */
+export interface WebhookPayment {
+  readonly paymentCreated: PaymentCreatedView
+  /**
+   * The customer record: the service's stored one for the payment's `customerExternalID` (merged
+   * over every create that named it, docs/rules.md C9) when there is one, else the payment's own;
+   * absent when neither holds one.
+   */
+  readonly customer?: Customer
+  /** Present for invoices: the KID and the total received so far. */
+  readonly kidNorwayInvoice?: { readonly kid: string; readonly paidAmount: number }
+  readonly moneySplit: ReadonlyArray<MoneySplit>
+  readonly metaData: MetaData
 }
 
 /**
@@ -277,7 +269,7 @@ export const httpStatusOf = (error: { readonly code: WireErrorCode }): number =>
  * assert.strictEqual(r.amount, 900)
  * assert.strictEqual('description' in r, false)
  */
-export const moneySplitRecordOf = (s: MoneySplit): MoneySplitRecord => ({
+export const moneySplitRecordOf = (s: MoneySplit): MoneySplit => ({
   splitID: s.splitID,
   paymentReferenceID: s.paymentReferenceID,
   connectedAccountID: s.connectedAccountID,
@@ -353,13 +345,13 @@ const adjustedSplitOf = (s: AdjustedSplit): AdjustedSplit => ({
 // -------------------------------------------------------------------------------------
 
 /** The error's code and message, and copies of its own lists only: a polluted `Object.prototype` adds none. */
-const detailOf = (e: WireError): ErrorDetail => {
+const detailOf = (e: WireError): WireError => {
   const detail: Record<string, unknown> = { code: e.code, message: e.message }
   for (const key of ['issues', 'missing', 'unknown', 'repeated']) {
     const v = own(e, key)
     if (Array.isArray(v)) detail[key] = key === 'issues' ? v.map((i: Issue) => ({ ...i })) : [...(v as ReadonlyArray<number>)]
   }
-  return detail as unknown as ErrorDetail
+  return detail as unknown as WireError
 }
 
 /**

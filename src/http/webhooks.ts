@@ -7,34 +7,14 @@
 import * as O from '../internal/option.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
-import type { Customer, MetaData, WebhookEventType } from '../codecs/requests.js'
-import {
-  moneySplitRecordOf,
-  paymentCreatedOf,
-  type MoneySplitRecord,
-  type PaymentCreatedView
-} from './responses.js'
+import type { Customer, WebhookEventType } from '../codecs/requests.js'
+import { moneySplitRecordOf, paymentCreatedOf, type WebhookPayment } from './responses.js'
 import { parseWebhookEventType } from '../codecs/validators.js'
-import { hasOwn, isObject, own } from './own.js'
+import { hasOwn, isObject, own } from '../internal/own.js'
 
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
-
-/** What a webhook tells about the payment: its state after the events that caused it. */
-export interface WebhookPayment {
-  readonly paymentCreated: PaymentCreatedView
-  /**
-   * The customer record: the service's stored one for the payment's `customerExternalID` (merged
-   * over every create that named it, docs/rules.md C9) when there is one, else the payment's own;
-   * absent when neither holds one.
-   */
-  readonly customer?: Customer
-  /** Present for invoices: the KID and the total received so far. */
-  readonly kidNorwayInvoice?: { readonly kid: string; readonly paidAmount: number }
-  readonly moneySplit: ReadonlyArray<MoneySplitRecord>
-  readonly metaData: MetaData
-}
 
 /** The body POSTed to a webhook url, in the envelope of the real service's documentation. */
 export interface WebhookPayload {

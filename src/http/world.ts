@@ -18,7 +18,7 @@ import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../trustedState.js'
 import { isHttpUrl, isTimestamp, isUuid } from '../codecs/validators.js'
 import type { IdempotencyKeys } from './idempotency.js'
-import { isObject, own } from './own.js'
+import { isObject, own } from '../internal/own.js'
 import { notFound } from './responses.js'
 import { webhookDeliveries, type WebhookDelivery } from './webhooks.js'
 

@@ -19,8 +19,22 @@
 export const hasOwn = (o: object, key: PropertyKey): boolean => Object.prototype.hasOwnProperty.call(o, key)
 
 /**
- * The own property `key` of `o`; `undefined` when `o` has none (an inherited one does not count,
- * docs/rules.md C3: a polluted `Object.prototype` adds nothing).
+ * True for a non-null object (arrays included).
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isObject } from './own.js'
+ * assert.strictEqual(isObject([]), true)
+ * assert.strictEqual(isObject(null), false)
+ */
+export const isObject = (u: unknown): u is object => typeof u === 'object' && u !== null
+
+/**
+ * The own property `key` of `o`; `undefined` when `o` is not an object or has no such own
+ * property (an inherited one does not count, docs/rules.md C3: a polluted `Object.prototype` adds
+ * nothing). The one own-property read of paysplit: the domain, the codecs and the wire layer all
+ * read their inputs through it.
  *
  * @internal
  * @example
@@ -28,5 +42,7 @@ export const hasOwn = (o: object, key: PropertyKey): boolean => Object.prototype
  * import { own } from './own.js'
  * assert.strictEqual(own({ a: 1 }, 'a'), 1)
  * assert.strictEqual(own(Object.create({ a: 1 }) as object, 'a'), undefined)
+ * assert.strictEqual(own('text', 'length'), undefined)
  */
-export const own = (o: object, key: PropertyKey): unknown => (hasOwn(o, key) ? (o as Record<PropertyKey, unknown>)[key] : undefined)
+export const own = (o: unknown, key: PropertyKey): unknown =>
+  typeof o === 'object' && o !== null && hasOwn(o, key) ? (o as Record<PropertyKey, unknown>)[key] : undefined

@@ -12,7 +12,7 @@
  *
  * @module messages/en
  */
-import type { Messages } from '../../errors.js'
+import type { Messages } from '../../messages/issues.js'
 
 /**
  * The English catalog, reason → template (no `locale`: English plural rules are the default).

@@ -6,7 +6,7 @@
  * @module messages/format
  */
 import { own } from '../../internal/own.js'
-import type { Issue, IssueParams, IssueReason, Messages } from '../../errors.js'
+import type { Issue, IssueParams, IssueReason, Messages } from '../../messages/issues.js'
 
 /**
  * The message of `issue` in a catalog whose templates hold only `{name}` placeholders, as

@@ -6,7 +6,7 @@
  *
  * @module messages/nb
  */
-import type { Messages } from '../../errors.js'
+import type { Messages } from '../../messages/issues.js'
 
 /**
  * The Norwegian Bokmål catalog, reason → template.

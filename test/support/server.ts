@@ -1,25 +1,16 @@
 /**
- * Reference server: paysplit's pure service model on real sockets, with node:http and nothing
- * else. It shows an embedder every seam paysplit leaves to them:
+ * The tests' payments server: paysplit's pure `handle` on real sockets (node:http), with an
+ * in-memory storage (./storage.ts) behind optimistic concurrency and a webhook sender. The
+ * conformance tests swap its handler (or its storage) for planted bugs and check that the kit
+ * catches them. The reference service users run is docs/examples/service/ (docs/service.md).
  *
- * - transport: JSON bodies, a body size limit (413), invalid JSON (400), the `Allow` header of a 405;
- * - the clock and identifiers: `at` from the wall clock, `paymentReferenceID` a random UUID, the
- *   KID of a new invoice a random MOD10 KID;
- * - storage behind a small interface (./storage.ts), with optimistic concurrency on the payment's
- *   `version`: a request runs on the slice of the world it reads, and its write succeeds only if
- *   nobody wrote in between; otherwise it runs again on fresh data, and after a few tries answers
- *   409 `ConcurrentModification`;
- * - webhooks: stored with the state change that caused them (outbox), then POSTed to their urls in
- *   order per payment, with a bounded retry and exponential backoff, each outcome kept.
- *
- * Run it: `npx tsx docs/examples/server.ts` (PORT, HOST and CATCH_ALL_URL from the environment).
- * It imports paysplit by relative path to src, so it runs without a build; an embedder imports
- * `paysplit` and `paysplit/http` instead.
+ * Bounded on both sides: a request body is kept up to `maxBodyBytes` (the rest is dropped, the
+ * connection cut past 16×), and a webhook receiver's answer body is never read (cancelled as the
+ * status arrives), so a receiver streaming an endless 200 body costs nothing.
  */
 import { randomInt, randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { pathToFileURL } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import { Webhook } from 'standardwebhooks'
 import { invalid, kid, type Payment, type PaymentError } from '../../src/index.js'
@@ -34,7 +25,6 @@ import {
   routeTakesBody,
   webhookMessage,
   type HandleContext,
-  type Handled,
   type HttpRequest,
   type HttpResponse,
   type Route,
@@ -70,6 +60,12 @@ export interface WebhookSenderOptions {
   readonly secret?: string
 }
 
+/**
+ * What a handler gives back: `handle`'s world, response and deliveries first (anything after them,
+ * such as the applied events, is not used here).
+ */
+export type Served = readonly [World, HttpResponse, ReadonlyArray<WebhookDelivery>, ...unknown[]]
+
 /** Options of {@link createPaymentsServer}; every one has a default. */
 export interface ServerOptions {
   readonly storage?: Storage
@@ -92,7 +88,7 @@ export interface ServerOptions {
    * The service model to run. Default: paysplit's `handle`. Tests swap in broken variants to
    * prove that a conformance check catches them.
    */
-  readonly handler?: (world: World, request: HttpRequest, ctx: HandleContext) => Handled
+  readonly handler?: (world: World, request: HttpRequest, ctx: HandleContext) => Served
   /** Where the server reports what it does (webhook outcomes, storage errors). Default: nowhere. */
   readonly log?: (line: string) => void
 }
@@ -267,7 +263,8 @@ class WebhookSender {
           body: message.body,
           signal: AbortSignal.timeout(timeoutMs)
         })
-        await res.arrayBuffer().catch(() => undefined)
+        // the status is the answer: the body is dropped unread (a receiver may stream without end)
+        await res.body?.cancel().catch(() => undefined)
         lastStatus = res.status
         if (res.ok) {
           await this.storage.updateDelivery(record.id, { state: 'delivered', attempts: attempt, lastStatus })
@@ -461,27 +458,4 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
     },
     deliveries: () => storage.deliveries()
   }
-}
-
-// -------------------------------------------------------------------------------------
-// main
-// -------------------------------------------------------------------------------------
-
-const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href
-
-if (isMain) {
-  const env = process.env
-  const payments = createPaymentsServer({
-    ...(env['CATCH_ALL_URL'] !== undefined ? { catchAllUrl: env['CATCH_ALL_URL'] } : {}),
-    log: (line) => {
-      console.log(line)
-    }
-  })
-  const base = await payments.listen(Number(env['PORT'] ?? '8080'), env['HOST'] ?? '127.0.0.1')
-  console.log(`paysplit reference server listening on ${base}`)
-  const stop = (): void => {
-    void payments.close().then(() => process.exit(0))
-  }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
 }

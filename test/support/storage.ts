@@ -1,5 +1,5 @@
 /**
- * Storage of the reference server: a small interface any database can implement, and an
+ * Storage of the tests' payments server (./server.ts): a small interface any database can implement, and an
  * in-memory implementation.
  *
  * The server never keeps a whole `World`. For each request it loads the slice the request can
