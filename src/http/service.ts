@@ -10,15 +10,13 @@
 import * as E from '../internal/either.js'
 import { decodePaymentIntentRequest } from '../codecs/decode.js'
 import type { Command, CreatePayment } from '../commands.js'
-import { decideCreateDecoded } from '../decide.js'
+import { transitionWith } from '../decider.js'
 import type { PaymentError } from '../errors.js'
 import { paymentError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
-import { evolve } from '../evolve.js'
 import { kid as kidNumber } from '../kid.js'
-import type { Payment, PaymentState } from '../payment.js'
+import type { Payment } from '../payment.js'
 import type { Customer, MoneySplitPatch } from '../codecs/requests.js'
-import { admitState, trustAfter } from '../trustedState.js'
 import { hasOwn, isObject, own } from './own.js'
 import { handleRead } from './reads.js'
 import { errorResponse, mismatchResponse, notFound, successResponse, type HttpResponse } from './responses.js'
@@ -108,20 +106,6 @@ const sameValue = (a: unknown, b: unknown): boolean => {
   )
 }
 
-/** `transition` for a create whose request is decoded already: decided, folded and trusted, as `transition` does. */
-const createDecoded = (
-  state: PaymentState,
-  command: CreatePayment
-): E.Either<PaymentError, readonly [payment: PaymentState, events: ReadonlyArray<PaymentEvent>]> => {
-  const admitted = admitState(state)
-  if (E.isLeft(admitted)) return admitted
-  const decided = decideCreateDecoded(admitted.right, command)
-  if (E.isLeft(decided)) return decided
-  let after = admitted.right
-  for (const e of decided.right) after = evolve(after, e)
-  return E.right([trustAfter(after, admitted.right), decided.right])
-}
-
 const CREATE = { name: 'createPayment' } as const
 
 const createError = (world: World, error: PaymentError): Handled => unchanged(world, errorResponse('createPayment', error))
@@ -170,7 +154,8 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
     request,
     ...withKid
   }
-  const created = createDecoded(stateOf(world, c.paymentReferenceID), command)
+  // transition's own body, given the request decoded above (not decoded again)
+  const created = transitionWith(stateOf(world, c.paymentReferenceID), command, request)
   if (E.isLeft(created)) return createError(world, created.left)
   // a state after an accepted create is a payment
   const [payment, events] = created.right as readonly [Payment, ReadonlyArray<PaymentEvent>]

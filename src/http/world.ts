@@ -206,14 +206,19 @@ export const readable = (stored: Payment): E.Either<PaymentError, Payment> => {
 /** What running a command on one payment gave: the new world, the payment, its events, its webhooks. */
 export type Ran = readonly [world: World, payment: Payment, events: ReadonlyArray<PaymentEvent>, deliveries: Deliveries]
 
-/** Runs a command on one payment of the world; the webhooks report the world's customer record. */
+/**
+ * Runs a command on one payment of the world; the webhooks report the world's customer record.
+ * `state` is the payment's state when the caller admitted it already (so it is validated once).
+ */
 export const run = (
   world: World,
   paymentReferenceID: string,
   command: Command,
-  catchAllUrl: string | undefined
+  catchAllUrl: string | undefined,
+  state: PaymentState = stateOf(world, paymentReferenceID)
 ): E.Either<PaymentError, Ran> => {
-  const result = transition(stateOf(world, paymentReferenceID), command)
+  // `state`: the payment as stored, or as admitted already by the caller (not validated again)
+  const result = transition(state, command)
   if (E.isLeft(result)) return result
   // a state after an accepted command is a payment
   const [after, events] = result.right as readonly [Payment, ReadonlyArray<PaymentEvent>]
