@@ -25,6 +25,7 @@ import {
   run,
   unreadable,
   type Checked,
+  type ContextExtra,
   type Ran,
   type Deliveries,
   type World
@@ -104,13 +105,14 @@ const operate = (
   world: World,
   paymentReferenceID: unknown,
   ctx: unknown,
-  commandOf: (c: Checked) => Command
+  commandOf: (c: Checked) => Command,
+  extra?: ContextExtra
 ): readonly [operated: Operated, before: Payment | undefined] => {
   try {
     if (!isWorld(world) || typeof paymentReferenceID !== 'string') return [refused(world, unreadable), undefined]
     const admitted = admittedAt(world, paymentReferenceID)
     const before = admitted !== undefined && E.isRight(admitted) && isPayment(admitted.right) ? admitted.right : undefined
-    const checked = checkContext(ctx, false)
+    const checked = checkContext(ctx, false, extra)
     if (E.isLeft(checked)) return [refused(world, checked.left), before]
     if (admitted === undefined) return [refused(world, notFound), undefined]
     if (E.isLeft(admitted)) return [refused(world, admitted.left), undefined]
@@ -209,8 +211,8 @@ export const failForm = (
   const [[w, result, deliveries, events], before] = operate(world, paymentReferenceID, ctx, (c) => ({
     type: 'FailPaymentForm',
     at: c.at,
-    reason: own(ctx, 'reason') as string
-  }))
+    reason: c.reason as string
+  }), 'reason')
   return [w, result, deliveries, before?.failedUrl, events]
 }
 

@@ -268,10 +268,11 @@ export const handle = (world: World, request: HttpRequest, ctx: HandleContext): 
     if (E.isLeft(matched)) return unchanged(world, mismatchResponse(matched.left))
     const route = matched.right
     if (isReadRoute(route)) return unchanged(world, handleRead(world, route))
-    const checked = checkContext(ctx, route.name === 'createPayment')
+    const create = route.name === 'createPayment'
+    const checked = checkContext(ctx, create, create ? 'kid' : undefined)
     if (E.isLeft(checked)) return unchanged(world, errorResponse(route.name, checked.left))
     const body = own(request, 'body')
-    return route.name === 'createPayment'
+    return create
       ? handleCreate(world, body, checked.right)
       : handlePayment(world, route, body, checked.right)
   } catch {
