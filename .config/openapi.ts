@@ -192,6 +192,23 @@ export const KID_FORM = '^[0-9]{1,24}[0-9-]$'
 
 const longEventTypes = webhookEventTypes.map((t) => `${t}Payment`)
 
+/** The schema name of the patch entry of one update type, e.g. `PatchEntryUpdateAmount`. */
+const patchEntryName = (updateType: string): string => `PatchEntry${updateType}`
+
+/** The field each update type needs besides splitID (docs/rules.md, the split patch). */
+const patchEntryFields = (updateType: string): Record<string, Schema> => {
+  switch (updateType) {
+    case 'UpdateAmount':
+      return { newAmount: { ...ref('Amount'), description: 'The split\'s new amount; never more than it holds now.' } }
+    case 'DoDeleteSplitEntry':
+      return { doDelete: { type: 'boolean', description: 'true deletes the split; false leaves it as it is.' } }
+    case 'DoNothing':
+      return {}
+    default:
+      throw new Error(`no patch entry schema for the update type ${updateType}`)
+  }
+}
+
 const requestSchemas = (): Record<string, Schema> => ({
   Uuid: {
     type: 'string',
@@ -318,24 +335,33 @@ const requestSchemas = (): Record<string, Schema> => ({
   PatchEntry: {
     type: 'object',
     description:
-      'What to do with one split: `UpdateAmount` needs `newAmount`, `DoDeleteSplitEntry` needs `doDelete`; a field the ' +
-      'update type does not use is ignored. Unknown properties are ignored.',
+      'What to do with one split, one schema per `updateType` (the discriminator): `UpdateAmount` needs `newAmount`, ' +
+      '`DoDeleteSplitEntry` needs `doDelete`; a field the update type does not use is ignored. Unknown properties are ignored.',
     required: ['splitID', 'updateType'],
     properties: {
       splitID: integer(1),
       updateType: { type: 'string', enum: [...updateTypes] }
     },
-    allOf: [
-      {
-        if: { required: ['updateType'], properties: { updateType: { const: 'UpdateAmount' } } },
-        then: { required: ['newAmount'], properties: { newAmount: ref('Amount') } }
-      },
-      {
-        if: { required: ['updateType'], properties: { updateType: { const: 'DoDeleteSplitEntry' } } },
-        then: { required: ['doDelete'], properties: { doDelete: { type: 'boolean' } } }
-      }
-    ]
+    oneOf: updateTypes.map((t) => ref(patchEntryName(t))),
+    discriminator: {
+      propertyName: 'updateType',
+      mapping: Object.fromEntries(updateTypes.map((t) => [t, `#/components/schemas/${patchEntryName(t)}`]))
+    }
   },
+  ...Object.fromEntries(
+    updateTypes.map((t) => {
+      const fields = patchEntryFields(t)
+      return [
+        patchEntryName(t),
+        {
+          type: 'object',
+          description: `A patch entry of update type \`${t}\`.`,
+          required: ['splitID', 'updateType', ...Object.keys(fields)],
+          properties: { splitID: integer(1), updateType: { type: 'string', const: t }, ...fields }
+        }
+      ]
+    })
+  ),
   Kid: {
     type: 'string',
     description: withUnexpressed(
@@ -373,6 +399,13 @@ const requestSchemas = (): Record<string, Schema> => ({
 // -------------------------------------------------------------------------------------
 // response bodies
 // -------------------------------------------------------------------------------------
+
+/**
+ * Codes a service in front of `handle` answers with the common error body: 401 without a valid
+ * key, and the two 409 of a repeated idempotency key (the second only where several processes
+ * share the keys).
+ */
+const SERVICE_CODES = ['Unauthorized', 'IdempotencyKeyReused', 'IdempotencyKeyInFlight']
 
 const codesWithStatus = (status: number): string[] =>
   Object.entries(statusByCode)
@@ -464,6 +497,14 @@ const responseSchemas = (): Record<string, Schema> => ({
     success: { type: 'boolean' },
     error: { type: ['string', 'null'] }
   }),
+  MessageOrErrorResponse: {
+    description: 'A 409 of cancel or full refund: their own body when the payment forbids it, the common error body for a repeated idempotency key.',
+    oneOf: [ref('MessageResponse'), ref('ErrorResponse')]
+  },
+  ChargeOrErrorResponse: {
+    description: 'A 409 of charge: its own body when the payment forbids it, the common error body for a repeated idempotency key.',
+    oneOf: [ref('ChargeResponse'), ref('ErrorResponse')]
+  },
   PartialRefundResponse: exact('Body of a successful partial refund.', {
     splitList: { ...arrayOf(ref('MoneySplitRecord')), description: 'The splits that remain, with their new amounts.' },
     refundedSplit: arrayOf(ref('RefundedSplit')),
@@ -501,7 +542,7 @@ const responseSchemas = (): Record<string, Schema> => ({
     'A failure: its code and message; `issues` on a validation error; `missing`, `unknown` and `repeated` (splitIDs, ' +
       'ascending) on a PatchSplitMismatch.',
     {
-      code: { type: 'string', enum: Object.keys(statusByCode) },
+      code: { type: 'string', enum: [...new Set([...Object.keys(statusByCode), ...SERVICE_CODES])] },
       message: { type: 'string' },
       issues: arrayOf(ref('Issue')),
       missing: arrayOf(integer(1)),
@@ -529,6 +570,8 @@ const responseSchemas = (): Record<string, Schema> => ({
     },
     ['customer', 'kidNorwayInvoice']
   ),
+  PaymentResponse: exact('Body of a read of a payment: the payment as webhooks carry it.', { payment: ref('WebhookPayment') }),
+  CustomerResponse: exact('Body of a read of a customer: the customer as stored.', { customer: ref('Customer') }),
   WebhookPayload: exact('The body POSTed to a webhook url.', {
     eventID: {
       type: 'string',
@@ -568,6 +611,36 @@ const serviceFault = (schema: string): Schema => {
     `The service's own fault (its context, or a stored payment it cannot read); nothing changed${codes.length > 0 ? `: ${listCodes(codes)}` : ''}.`
   )
 }
+
+/** The shared responses (`components.responses`), referenced by the operations. */
+const response = (name: string): Schema => ({ $ref: `#/components/responses/${name}` })
+const UNAUTHORIZED = response('Unauthorized')
+const PAYLOAD_TOO_LARGE = response('PayloadTooLarge')
+const TOO_LARGE = '`PayloadTooLarge`: the body is larger than the service accepts (its limit; nothing was read or changed).'
+const IDEMPOTENCY_409 =
+  '`IdempotencyKeyReused` (this `idempotency-key` came with another request) or `IdempotencyKeyInFlight` (its first request is ' +
+  'still being answered; try again)'
+
+const idempotencyKey: Schema = {
+  name: 'idempotency-key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the request safe to retry: the same key with the same request again gets the first answer, unchanged, and changes ' +
+    'nothing; the same key with another request gets 409 `IdempotencyKeyReused`. Remembered for 24 hours from its first use, ' +
+    "per caller (the service's API key). 1–255 printable ASCII characters, else 400 `ValidationFailed`.",
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' }
+}
+
+/** `components.responses`: 401, 404 of an unknown path, 405 and 413, each described once. */
+const sharedResponses = (): Record<string, Schema> => ({
+  Unauthorized: json(ref('ErrorResponse'), '`Unauthorized`: no `Authorization: Bearer <key>` header, or a key the service does not know.'),
+  RouteNotFound: json(ref('ErrorResponse'), '`RouteNotFound`: no endpoint has this path (any method).'),
+  MethodNotAllowed: json(ref('ErrorResponse'), '`MethodNotAllowed`: the path exists, the method does not; `Allow` lists the methods it has.', {
+    Allow: { description: 'The methods of this path, e.g. `GET, POST`.', required: true, schema: { type: 'string' } }
+  }),
+  PayloadTooLarge: json(ref('ErrorResponse'), TOO_LARGE)
+})
 
 const patchCodes = ['ValidationFailed', 'PatchSplitMismatch', 'SplitAmountIncrease', 'GrossAmountMismatch', 'NothingToChange']
 
@@ -619,8 +692,14 @@ const actionRoute = (
       summary,
       responses: {
         '200': json(ref(body), success),
+        '400': json(ref('ErrorResponse'), `\`ValidationFailed\`: the \`idempotency-key\` header is not 1–255 printable ASCII characters.`),
+        '401': UNAUTHORIZED,
         '404': notFound(body),
-        '409': json(ref(body), `The payment's kind or status forbids it: ${listCodes(guardCodes(command, 409))}.`),
+        '409': json(
+          ref(`${body.replace(/Response$/, '')}OrErrorResponse`),
+          `The payment's kind or status forbids it (this route's body): ${listCodes(guardCodes(command, 409))}; or (the common error body) ${IDEMPOTENCY_409}.`
+        ),
+        '413': json(ref(body), TOO_LARGE),
         '500': serviceFault(body)
       }
     }
@@ -640,8 +719,10 @@ const patchRoute = (action: string, command: PaymentCommandType, operationId: st
       responses: {
         '200': json(ref(body), 'Done.'),
         '400': json(ref('ErrorResponse'), `The patch is malformed or breaks a rule: ${listCodes([...patchCodes, ...guardCodes(command, 400)])}.`),
+        '401': UNAUTHORIZED,
         '404': json(ref('ErrorResponse'), '`PaymentNotFound`: no payment has this id (also an id that is not a UUID).'),
-        '409': json(ref('ErrorResponse'), `The payment's kind or status forbids it: ${listCodes(guardCodes(command, 409))}.`),
+        '409': json(ref('ErrorResponse'), `The payment's kind or status forbids it: ${listCodes(guardCodes(command, 409))}; or ${IDEMPOTENCY_409}.`),
+        '413': PAYLOAD_TOO_LARGE,
         '500': serviceFault('ErrorResponse')
       }
     }
@@ -662,10 +743,12 @@ const pathItems = (): ReadonlyArray<PathItem> => [
           '201': json(ref('CreatePaymentResponse'), 'Created.'),
           '200': json(ref('CreatePaymentResponse'), 'An idempotent repeat of the request that created the payment: the payment as stored now.'),
           '400': json(ref('ErrorResponse'), `The request is invalid: ${listCodes(codesWithStatus(400).filter((c) => ['ValidationFailed', 'MissingCustomerExternalID', 'GrossAmountMismatch'].includes(c)))}.`),
+          '401': UNAUTHORIZED,
           '409': json(
             ref('ErrorResponse'),
-            `A conflict: ${listCodes(['PaymentAlreadyExists', 'DuplicateExternalPaymentReference', 'DuplicateKid'].filter((c) => c in statusByCode))}.`
+            `A conflict: ${listCodes(['PaymentAlreadyExists', 'DuplicateExternalPaymentReference', 'DuplicateKid'].filter((c) => c in statusByCode))}; or ${IDEMPOTENCY_409}.`
           ),
+          '413': PAYLOAD_TOO_LARGE,
           '500': serviceFault('ErrorResponse')
         }
       },
@@ -683,8 +766,9 @@ const pathItems = (): ReadonlyArray<PathItem> => [
           }
         ],
         responses: {
-          '200': json(exact('The payment.', { payment: ref('WebhookPayment') }), 'The payment.'),
+          '200': json(ref('PaymentResponse'), 'The payment.'),
           '400': json(ref('ErrorResponse'), '`ValidationFailed`: the query is missing, empty, repeated or has another parameter.'),
+          '401': UNAUTHORIZED,
           '404': json(ref('ErrorResponse'), '`PaymentNotFound`.'),
           '500': serviceFault('ErrorResponse')
         }
@@ -701,7 +785,8 @@ const pathItems = (): ReadonlyArray<PathItem> => [
         operationId: 'getPayment',
         summary: 'Read a payment.',
         responses: {
-          '200': json(exact('The payment.', { payment: ref('WebhookPayment') }), 'The payment.'),
+          '200': json(ref('PaymentResponse'), 'The payment.'),
+          '401': UNAUTHORIZED,
           '404': json(ref('ErrorResponse'), '`PaymentNotFound`.'),
           '500': serviceFault('ErrorResponse')
         }
@@ -731,7 +816,8 @@ const pathItems = (): ReadonlyArray<PathItem> => [
         operationId: 'getCustomer',
         summary: 'Read a customer as stored (the fields of every request merged).',
         responses: {
-          '200': json(exact('The customer.', { customer: ref('Customer') }), 'The customer.'),
+          '200': json(ref('CustomerResponse'), 'The customer.'),
+          '401': UNAUTHORIZED,
           '404': json(ref('ErrorResponse'), '`CustomerNotFound` (also for a malformed percent escape).')
         }
       }
@@ -742,28 +828,15 @@ const pathItems = (): ReadonlyArray<PathItem> => [
 const operationObject = (item: PathItem, op: Operation): Schema => ({
   operationId: op.operationId,
   summary: op.summary,
-  ...(op.parameters !== undefined ? { parameters: op.parameters } : {}),
+  ...(op.parameters !== undefined || op.method === 'post'
+    ? { parameters: [...(op.parameters ?? []), ...(op.method === 'post' ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [])] }
+    : {}),
   ...(op.requestBody !== undefined
     ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.requestBody) } } } }
     : {}),
   responses: op.responses,
   ...(item.path.startsWith('/customers') ? { tags: ['customers'] } : { tags: ['payments'] })
 })
-
-/** The other methods of a path answer 405 with `Allow`, the methods `allowedMethods` gives for it. */
-const methodNotAllowed = (item: PathItem, method: Method): Schema => {
-  const allow = allowedMethods(item.example).join(', ')
-  return {
-    operationId: `${method}${item.path.replace(/\{[^}]*\}/g, 'Id').replace(/[^a-zA-Z]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}NotAllowed`,
-    summary: `Not allowed on this path: answers 405 with Allow: ${allow}.`,
-    tags: ['method not allowed'],
-    responses: {
-      '405': json(ref('ErrorResponse'), '`MethodNotAllowed`.', {
-        Allow: { description: 'The methods of this path.', required: true, schema: { type: 'string', const: allow } }
-      })
-    }
-  }
-}
 
 // -------------------------------------------------------------------------------------
 // the document
@@ -778,11 +851,14 @@ const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.me
 export const openApiDocument = (): Schema => {
   const paths: Record<string, Schema> = {}
   for (const item of pathItems()) {
-    const entry: Schema = {}
+    // Other methods answer 405 (components.responses.MethodNotAllowed), said once per path: an
+    // operation per method would make client generators write a function for each.
+    const allow = allowedMethods(item.example).join(', ')
+    const entry: Schema = { description: `Other methods answer 405 \`MethodNotAllowed\` with \`Allow: ${allow}\`.` }
     if (item.parameters !== undefined) entry['parameters'] = item.parameters
     for (const method of METHODS) {
       const op = item.operations.find((o) => o.method === method)
-      entry[method] = op !== undefined ? operationObject(item, op) : methodNotAllowed(item, method)
+      if (op !== undefined) entry[method] = operationObject(item, op)
     }
     paths[item.path] = entry
   }
@@ -794,14 +870,21 @@ export const openApiDocument = (): Schema => {
       version: packageJson.version,
       description:
         `${packageJson.description}\n\nGenerated by \`npm run openapi\` from the tables paysplit's codecs and wire mapping ` +
-        'run on. Unknown routes answer 404 `RouteNotFound`; the outcome of every call is its HTTP status.',
+        'run on. The outcome of every call is its HTTP status. Said once for every path (components.responses): an unknown ' +
+        'path answers 404 `RouteNotFound`, another method of a known path 405 `MethodNotAllowed` with `Allow`, a request ' +
+        'without a valid key 401 `Unauthorized`, a body over the limit 413 `PayloadTooLarge`; every POST takes an ' +
+        '`idempotency-key` header. The bank and payment-form routes are not part of this API: they are each service\'s own ' +
+        '(the reference service describes its bank routes in docs/openapi.service.json).',
       license: { name: 'MIT', identifier: 'MIT' }
     },
-    tags: [
-      { name: 'payments' },
-      { name: 'customers' },
-      { name: 'method not allowed', description: 'Every other method of a path answers 405 `MethodNotAllowed` with an `Allow` header.' }
+    servers: [
+      {
+        url: '/',
+        description: "Relative: the service this document is served with. Set your service's base url, e.g. http://127.0.0.1:8080 for the reference service in development."
+      }
     ],
+    security: [{ apiKey: [] }],
+    tags: [{ name: 'payments' }, { name: 'customers' }],
     paths,
     webhooks: {
       payment: {
@@ -810,21 +893,148 @@ export const openApiDocument = (): Schema => {
           summary:
             "A payment's status changed: sent to the catch-all url and to each subscription of the event type, signed " +
             'as Standard Webhooks (webhook-id = eventID, webhook-timestamp, webhook-signature).',
+          security: [],
           requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookPayload') } } },
           responses: { '200': { description: 'Received (any 2xx).' } }
         }
       }
     },
-    components: { schemas: { ...requestSchemas(), ...responseSchemas() } }
+    components: {
+      schemas: { ...requestSchemas(), ...responseSchemas() },
+      responses: sharedResponses(),
+      parameters: { IdempotencyKey: idempotencyKey },
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "The service's API key as `Authorization: Bearer <key>`. paysplit's `handle` checks no key: the service in front of it does."
+        }
+      }
+    }
   }
 }
 
-/** The document as written: two-space JSON and a final newline. */
-export const openApiText = (): string => `${JSON.stringify(openApiDocument(), null, 2)}\n`
+/**
+ * The reference service's document (docs/examples/service): the library's, plus its bank routes
+ * under a key of their own. The bank routes are the service's, not paysplit's (a service takes
+ * money from its bank as its bank sends it), so they are not in docs/openapi.json
+ * (docs/decisions.md, "The bank routes in their own document").
+ */
+export const serviceDocument = (): Schema => {
+  const base = openApiDocument() as Schema & { info: Schema; paths: Record<string, Schema>; components: Record<string, Record<string, Schema>> }
+  const bank = [{ bankKey: [] }]
+  const bankResponses = {
+    '400': json(ref('ErrorResponse'), '`ValidationFailed`: not JSON, or a KID or amount that is not valid.'),
+    '401': json(ref('ErrorResponse'), '`Unauthorized`: no bank key, or one the service does not know.'),
+    '413': PAYLOAD_TOO_LARGE
+  }
+  return {
+    ...base,
+    info: {
+      ...base.info,
+      title: 'paysplit reference payments service',
+      description:
+        "The API of paysplit's reference service (docs/examples/service, docs/service.md): every route of paysplit's document " +
+        '(docs/openapi.json) under the API key, and the bank routes under the bank key.'
+    },
+    servers: [{ url: 'http://127.0.0.1:8080', description: '`npm run serve`: the reference service in development mode, on its default port.' }],
+    paths: {
+      ...base.paths,
+      '/bank/transfers': {
+        description: 'Other methods answer 405 `MethodNotAllowed`.',
+        post: {
+          operationId: 'receiveBankTransfer',
+          summary: 'The bank reports money received with a KID: applied to the open invoice holding it, or parked for manual matching.',
+          tags: ['bank'],
+          security: bank,
+          requestBody: { required: true, content: { 'application/json': { schema: ref('BankTransfer') } } },
+          responses: {
+            '200': json(ref('BankTransferMatched'), 'Applied to the open invoice holding the KID.'),
+            '202': json(ref('BankTransferUnmatched'), '`UnmatchedTransfer`: no open invoice holds the KID; the money is parked for manual matching.'),
+            ...bankResponses,
+            '409': json(ref('ErrorResponse'), '`ConcurrentModification`: the invoice kept changing; try again.'),
+            '500': serviceFault('ErrorResponse')
+          }
+        }
+      },
+      '/bank/ocr': {
+        description: 'Other methods answer 405 `MethodNotAllowed`.',
+        post: {
+          operationId: 'receiveOcrGiro',
+          summary: "The bank's OCR giro file (Nets, 80-character records): every KID payment in it applied or parked, once per transmission.",
+          tags: ['bank'],
+          security: bank,
+          requestBody: { required: true, content: { 'text/plain': { schema: { type: 'string', description: 'The OCR giro file as the bank sends it.' } } } },
+          responses: {
+            '200': json(ref('OcrReport'), 'What became of each payment of the file; `duplicate` true for a transmission already received (nothing applied again).'),
+            ...bankResponses,
+            '400': json(ref('ErrorResponse'), '`ValidationFailed`: the file is broken; each issue names its line (`line.<n>`) and the rule.'),
+            '500': serviceFault('ErrorResponse')
+          }
+        }
+      }
+    },
+    tags: [...(base['tags'] as Schema[]), { name: 'bank' }],
+    components: {
+      ...base.components,
+      schemas: {
+        ...base.components['schemas'],
+        BankTransferMatched: exact('Body of a transfer applied to an invoice.', {
+          success: { const: true },
+          matched: { const: true },
+          paymentReferenceID: ref('Uuid'),
+          status: ref('PaymentStatus'),
+          paidAmount: ref('Amount')
+        }),
+        BankTransferUnmatched: exact('Body of a transfer no open invoice holds the KID of: parked under `unmatchedTransferID`.', {
+          success: { const: true },
+          matched: { const: false },
+          unmatchedTransferID: ref('Uuid'),
+          error: ref('ErrorDetail')
+        }),
+        OcrReport: exact('Body of a received OCR giro file.', {
+          transmissionNumber: { type: 'string' },
+          dataSender: { type: 'string' },
+          duplicate: { type: 'boolean' },
+          report: arrayOf(
+            exact(
+              'One payment of the file and what became of it.',
+              {
+                transactionNumber: { type: 'integer' },
+                kid: { type: 'string' },
+                amount: ref('Amount'),
+                outcome: { type: 'string', enum: ['matched', 'unmatched', 'refused', 'duplicate'] },
+                paymentReferenceID: ref('Uuid'),
+                unmatchedTransferID: ref('Uuid'),
+                error: ref('ErrorDetail')
+              },
+              ['paymentReferenceID', 'unmatchedTransferID', 'error']
+            )
+          )
+        })
+      },
+      securitySchemes: {
+        ...base.components['securitySchemes'],
+        bankKey: { type: 'http', scheme: 'bearer', description: "The bank's key as `Authorization: Bearer <key>`: only the bank routes take it." }
+      }
+    }
+  }
+}
+
+/** A document as written: two-space JSON and a final newline. */
+const text = (doc: Schema): string => `${JSON.stringify(doc, null, 2)}\n`
+
+/** The document as written to docs/openapi.json. */
+export const openApiText = (): string => text(openApiDocument())
+
+/** The reference service's document as written to docs/openapi.service.json. */
+export const serviceApiText = (): string => text(serviceDocument())
 
 export const openApiPath = fileURLToPath(new URL('../docs/openapi.json', import.meta.url))
+export const serviceApiPath = fileURLToPath(new URL('../docs/openapi.service.json', import.meta.url))
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(openApiPath, openApiText())
-  console.log(`wrote ${openApiPath}`)
+  writeFileSync(serviceApiPath, serviceApiText())
+  console.log(`wrote ${openApiPath} and ${serviceApiPath}`)
 }

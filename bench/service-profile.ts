@@ -89,7 +89,9 @@ const median = (xs: ReadonlyArray<number>): number => {
   return s[Math.floor(s.length / 2)] ?? NaN
 }
 
-const built = { index: (await import('../dist/index.js')) as Index, http: (await import('../dist/http.js')) as Http }
+// the built package by a computed path: it exists only after `npm run build`, and its types are the source's
+const dist = '../dist/'
+const built = { index: (await import(`${dist}index.js`)) as Index, http: (await import(`${dist}http.js`)) as Http }
 const source = { index: await import('../src/index.js'), http: await import('../src/http.js') }
 const rounds: Record<'built' | 'source', Array<Record<Call, number>>> = { built: [], source: [] }
 // a warm-up round each, not counted

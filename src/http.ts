@@ -74,3 +74,9 @@ export { handle } from './http/service.js'
 export type { Handled, HandleContext, HttpRequest } from './http/service.js'
 export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from './http/bank.js'
 export type { EventContext, FormOperated, Operated, Transfer } from './http/bank.js'
+
+// bank files: OCR giro
+export { parseOcrGiro } from './http/ocr.js'
+export type { OcrAssignment, OcrRule, OcrTransaction, OcrTransmission } from './http/ocr.js'
+export { ocrTransmissionKey, receiveOcrGiro, receiveOcrTransaction } from './http/ocrReceive.js'
+export type { OcrOutcome, OcrReceived, OcrReportRow, OcrTransactionReceived } from './http/ocrReceive.js'

@@ -19,6 +19,8 @@ export {
   uuidArb
 } from './testing/arbitraries.js'
 export type { InvalidRequest, RequestOptions, Scenario, ScenarioOptions } from './testing/arbitraries.js'
+export { ocrGiroFileArb, ocrGiroText } from './testing/ocr.js'
+export type { OcrGiroFile, OcrGiroFileOptions, OcrTextOptions } from './testing/ocr.js'
 
 // the decider harness
 export { decideWith, deepEqual, given, show } from './testing/harness.js'
@@ -27,14 +29,16 @@ export type { DeciderGiven, DeciderSpecification, DeciderThen } from './testing/
 // the conformance runner
 export { assertConforms, checkService } from './testing/conformance.js'
 export { normalise } from './testing/normalise.js'
-export { describeReport } from './testing/report.js'
+export { describeCoverage, describeReport } from './testing/report.js'
 export type {
   CheckServiceOptions,
   ConformanceReport,
+  Coverage,
   ReceivedWebhook,
   ReportedStep,
   ServiceRequest,
   ServiceResponse,
   ServiceUnderTest,
+  SkippedHook,
   WebhookReceiver
 } from './testing/types.js'

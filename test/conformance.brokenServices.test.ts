@@ -155,7 +155,7 @@ const silentAdjust: Handler = silent('InvoiceAdjusted')
 /** What a failed report shows, for pinning: the request log as lines and fast-check's commands. */
 const failureOf = (report: ConformanceReport) =>
   report.ok
-    ? report
+    ? { ok: report.ok, numRuns: report.numRuns, seed: report.seed, prefix: report.prefix, notes: report.notes }
     : { numRuns: report.numRuns, seed: report.seed, path: report.path, commands: commandsOf(report), log: report.counterexample.split('\n') }
 
 const requestLines = (trace: ReadonlyArray<string>): ReadonlyArray<string> => trace.filter((l) => l !== 'reset')
@@ -172,7 +172,7 @@ const formOnly = (svc: ReturnType<typeof service>): CheckServiceOptions => {
 
 /** Runs a check that must pass (ok, with the numRuns and seed asked for) and gives the requests and operations the service saw. */
 const passes = async (svc: ReturnType<typeof service>, options: CheckServiceOptions & { readonly numRuns: number; readonly seed: number }): Promise<ReadonlyArray<string>> => {
-  expect(await checkService(options)).toEqual({ ok: true, numRuns: options.numRuns, seed: options.seed, prefix: `k${String(options.seed)}-`, notes: [] })
+  expect(await checkService(options)).toEqual({ ok: true, numRuns: options.numRuns, seed: options.seed, prefix: `k${String(options.seed)}-`, notes: [], coverage: expect.any(Object) })
   return requestLines(svc.trace)
 }
 
@@ -180,7 +180,7 @@ describe('checkService: a conforming service', () => {
   it('with every member: ok, the seed and numRuns asked for, and every kind of command sent', async () => {
     const svc = service({ catchAllUrl: CATCH_ALL })
     const report = await checkService({ ...svc.members, webhookUrls: [SUB_A, SUB_B], numRuns: 12, seed: 11 })
-    expect(report).toEqual({ ok: true, numRuns: 12, seed: 11, prefix: 'k11-', notes: [] })
+    expect(report).toEqual({ ok: true, numRuns: 12, seed: 11, prefix: 'k11-', notes: [], coverage: expect.any(Object) })
     const lines = requestLines(svc.trace)
     expect(runsOf(svc.trace)).toHaveLength(12)
     expect(runsOf(svc.trace).every((run) => run.length <= 12)).toBe(true)
@@ -193,7 +193,7 @@ describe('checkService: a conforming service', () => {
   it('with every member, many runs: the patches of adjust and refund/partially, broken ones included', async () => {
     const svc = service({ catchAllUrl: CATCH_ALL })
     const report = await checkService({ ...svc.members, webhookUrls: [SUB_A, SUB_B], numRuns: 60, seed: 21 })
-    expect(report).toEqual({ ok: true, numRuns: 60, seed: 21, prefix: 'k21-', notes: [] })
+    expect(report).toEqual({ ok: true, numRuns: 60, seed: 21, prefix: 'k21-', notes: [], coverage: expect.any(Object) })
     const patches = requestLines(svc.trace).filter((l) => l.includes('/adjust {') || l.includes('/partially {'))
     pinned('many runs: patches', { count: patches.length, digest: digest(patches) })
   })
@@ -201,7 +201,7 @@ describe('checkService: a conforming service', () => {
   it('with send only: ok; no webhook, form or bank step; defaults for kinds and maxCommands', async () => {
     const svc = service()
     const report = await checkService({ send: svc.members.send, numRuns: 8, seed: 5 })
-    expect(report).toEqual({ ok: true, numRuns: 8, seed: 5, prefix: 'k5-', notes: [] })
+    expect(report).toEqual({ ok: true, numRuns: 8, seed: 5, prefix: 'k5-', notes: [], coverage: expect.any(Object) })
     pinned('send only: trace', { length: svc.trace.length, digest: digest(svc.trace) })
   })
 
@@ -219,7 +219,7 @@ describe('checkService: a conforming service', () => {
     const svc = service({ catchAllUrl: CATCH_ALL })
     const { send, failForm: fail, receiveTransfer: transfer, reset, receivedWebhooks, catchAllUrl } = svc.members
     const report = await checkService({ send, failForm: fail, receiveTransfer: transfer, reset, receivedWebhooks, catchAllUrl, kinds: ['invoice'], numRuns: 10, seed: 4 })
-    expect(report).toEqual({ ok: true, numRuns: 10, seed: 4, prefix: 'k4-', notes: [] })
+    expect(report).toEqual({ ok: true, numRuns: 10, seed: 4, prefix: 'k4-', notes: [], coverage: expect.any(Object) })
     const lines = requestLines(svc.trace)
     expect(lines.some((l) => l.startsWith('completeForm '))).toBe(false)
     pinned('failForm and transfer: trace', { length: svc.trace.length, digest: digest(svc.trace), transfers: lines.filter((l) => l.startsWith('transfer ')) })
@@ -258,7 +258,7 @@ describe('checkService: bank transfers', () => {
     const svc = service({ catchAllUrl: CATCH_ALL })
     const { send, receiveTransfer: transfer, reset, receivedWebhooks, catchAllUrl } = svc.members
     const report = await checkService({ send, receiveTransfer: transfer, reset, receivedWebhooks, catchAllUrl, numRuns: 40, seed: 8 })
-    expect(report).toEqual({ ok: true, numRuns: 40, seed: 8, prefix: 'k8-', notes: [] })
+    expect(report).toEqual({ ok: true, numRuns: 40, seed: 8, prefix: 'k8-', notes: [], coverage: expect.any(Object) })
     const transfers = requestLines(svc.trace).filter((l) => l.startsWith('transfer '))
     const kidsSent = new Set(transfers.map((l) => l.split(' ')[3]))
     // the service's own KIDs start with 90; the runner's wrong ones are these two

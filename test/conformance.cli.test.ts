@@ -40,7 +40,10 @@ const serve = async (options: ServerOptions = {}): Promise<{ base: string; serve
   return { base: await server.listen(), server }
 }
 
-/** The command's clock: a second later at each reading, so each call has its own run id as with the wall clock. */
+/**
+ * The command's clock: a millisecond later at each reading, so each call has its own run id as
+ * with the wall clock, and shrinking never runs out of its time budget (120 s by default).
+ */
 let clock = Date.UTC(2026, 10, 25, 12, 0, 0)
 
 /** Runs the command in process (real sockets, real fetch), collecting what it prints. */
@@ -51,7 +54,7 @@ const cli = async (args: ReadonlyArray<string>): Promise<{ code: number; out: st
     out: (t) => (out += t),
     err: (t) => (err += t),
     isTTY: false,
-    now: () => (clock += 1000)
+    now: () => (clock += 1)
   }
   const code = await runCli(args, io)
   return { code, out, err }
@@ -173,7 +176,7 @@ describe('paysplit-check against the reference server', () => {
         console.log(`${name} (${((performance.now() - t0) / 1000).toFixed(1)} s):\n${run.out}`)
         expect(run.code).toBe(1)
         expect(run.out).toMatch(/Requests of the counterexample, as sent/)
-        expect(run.out).toMatch(/Replay exactly this sequence against a fresh service:\n {2}npx paysplit-check http:\/\/127\.0\.0\.1:\d+ .*--seed 1 --path '[^']+'/)
+        expect(run.out).toMatch(/Replay exactly this sequence against a fresh service:\n {2}npx paysplit-check http:\/\/127\.0\.0\.1:\d+ .*--seed=1 --path '[^']+'/)
         found = readJson(file)
         expect(found.failure?.counterexample).toMatch(expected)
         expect(found.failure?.steps.length).toBeGreaterThan(0)

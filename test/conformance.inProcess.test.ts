@@ -281,7 +281,7 @@ const payouts = (change: (response: ServiceResponse) => ServiceResponse): Varian
 describe('checkService in process: conforming services', () => {
   it('paysplit’s own model conforms (creates valid and invalid, repeats, actions, form and bank events, webhooks)', async () => {
     // 251:7 `deepEqual(want, got)` → false; 239:17 every webhook so far compared again at each step
-    for (const seed of [1, 2, 3]) expect(await check({}, { numRuns: 40, seed })).toStrictEqual({ ok: true, numRuns: 40, seed, prefix: `k${String(seed)}-`, notes: [] })
+    for (const seed of [1, 2, 3]) expect(await check({}, { numRuns: 40, seed })).toStrictEqual({ ok: true, numRuns: 40, seed, prefix: `k${String(seed)}-`, notes: [], coverage: expect.any(Object) })
     await expect(assertConforms({ ...service(), numRuns: 10, seed: 4 })).resolves.toBeUndefined()
   })
 
@@ -295,12 +295,12 @@ describe('checkService in process: conforming services', () => {
       },
       { numRuns: 40 }
     )
-    expect(report).toStrictEqual({ ok: true, numRuns: 40, seed: 1, prefix: 'k1-', notes: [] })
+    expect(report).toStrictEqual({ ok: true, numRuns: 40, seed: 1, prefix: 'k1-', notes: [], coverage: expect.any(Object) })
   })
 
   it('a service without receivedWebhooks is not asked for them: a missing webhook goes unnoticed', async () => {
     const report = await checkService({ ...service({ deliver: () => [] }), receivedWebhooks: undefined, numRuns: 20, seed: 1 })
-    expect(report).toStrictEqual({ ok: true, numRuns: 20, seed: 1, prefix: 'k1-', notes: [] })
+    expect(report).toStrictEqual({ ok: true, numRuns: 20, seed: 1, prefix: 'k1-', notes: [], coverage: expect.any(Object) })
   })
 })
 

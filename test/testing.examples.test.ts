@@ -27,7 +27,7 @@ const modules: Readonly<Record<string, unknown>> = {
   'paysplit/testing': testing
 }
 
-const files = ['src/testing/arbitraries.ts', 'src/testing/harness.ts', 'src/testing/conformance.ts', 'src/testing/normalise.ts', 'src/testing/report.ts']
+const files = ['src/testing/arbitraries.ts', 'src/testing/harness.ts', 'src/testing/conformance.ts', 'src/testing/normalise.ts', 'src/testing/report.ts', 'src/testing/ocr.ts']
 
 const run = (code: string): Promise<void> => runExample(code, modules)
 

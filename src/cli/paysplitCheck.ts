@@ -8,7 +8,16 @@
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import type { PaymentKind } from '../payment.js'
-import { checkService, describeReport, type CheckServiceOptions, type ConformanceReport, type ServiceRequest, type ServiceResponse } from '../testing.js'
+import {
+  checkService,
+  describeCoverage,
+  describeReport,
+  type CheckServiceOptions,
+  type ConformanceReport,
+  type ServiceRequest,
+  type ServiceResponse,
+  type SkippedHook
+} from '../testing.js'
 import { startReceiver, type RunningReceiver } from './receiver.js'
 
 /** Where the command writes; a terminal gets a progress bar, anything else plain lines. */
@@ -26,7 +35,8 @@ Checks a running payments service against paysplit's reference model (docs/testi
 
 Options:
   --runs N             command sequences to run (default 100)
-  --seed S             seed of the sequences (default: a random one, printed)
+  --seed S             seed of the sequences (default: a random one, printed;
+                       a negative one as --seed=-5 or --seed -5)
   --path P             replay one failure: the path its report printed (with its --seed)
   --run-id ID          names this run's references (default: from the clock)
   --webhooks           start a webhook receiver on 127.0.0.1 and check the webhooks it gets
@@ -35,11 +45,19 @@ Options:
   --webhook-secret S   Standard Webhooks secret (whsec_…): check every signature
   --grace MS           how long to wait for missing webhooks (default 3000)
   --api-key K          sent as Authorization: Bearer K
+  --form-complete-path P   POST P (with {id} the payment's id) completes the payment
+                       form, e.g. '/pay/{id}/complete': cards get charged and refunded
+  --form-fail-path P   POST P fails the payment form, e.g. '/pay/{id}/fail'
+  --bank-transfer-path P   POST P with {"kid","amount"} reports a bank transfer,
+                       e.g. '/bank/transfers': invoices get paid
+  --bank-key K         sent as Authorization: Bearer K to the bank path
   --max-commands N     longest sequence (default 12)
   --kinds K            card, invoice or card,invoice (default both)
   --no-races           do not send the same request twice at once
   --compare-messages   compare human-readable messages too
+  --max-shrink-seconds N   time budget for shrinking a failure (default 120)
   --json FILE          write the report as JSON to FILE
+  --junit FILE         write the report as JUnit XML to FILE (for CI)
   --help               this text`
 
 const int = (name: string, raw: string | undefined, min: number): number | undefined => {
@@ -51,6 +69,26 @@ const int = (name: string, raw: string | undefined, min: number): number | undef
 
 class UsageError extends Error {}
 
+/** A connection error (refused, reset, no such host, timed out): the service was not reached. */
+class Unreachable extends Error {}
+
+/** The reason of a failed fetch, as its cause names it (`ECONNREFUSED`, `ENOTFOUND`, …). */
+const causeOf = (e: unknown): string => {
+  const cause = e instanceof Error ? (e.cause as { code?: unknown; message?: unknown } | undefined) : undefined
+  if (typeof cause?.code === 'string') return cause.code
+  if (typeof cause?.message === 'string') return cause.message
+  return e instanceof Error ? e.message : String(e)
+}
+
+/** fetch, with a connection error turned into {@link Unreachable}. */
+const reach = async (base: string, path: string, init: RequestInit): Promise<Response> => {
+  try {
+    return await fetch(base + path, { redirect: 'manual', signal: AbortSignal.timeout(30_000), ...init })
+  } catch (e) {
+    throw new Unreachable(`cannot reach ${base} (${causeOf(e)})`)
+  }
+}
+
 /** Sends one request with fetch and reads the answer as JSON (or as text when it is not JSON). */
 const sender =
   (base: string, apiKey: string | undefined) =>
@@ -58,12 +96,10 @@ const sender =
     const headers: Record<string, string> = { accept: 'application/json' }
     if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`
     if (request.body !== undefined) headers['content-type'] = 'application/json'
-    const res = await fetch(base + request.path, {
+    const res = await reach(base, request.path, {
       method: request.method,
       headers,
-      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(30_000)
+      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
     })
     const text = await res.text()
     let body: unknown = text === '' ? undefined : text
@@ -75,23 +111,62 @@ const sender =
     return { status: res.status, body }
   }
 
-/** A progress bar on a terminal; a line per tenth of the runs otherwise. */
-const progress = (io: CliIO, total: number): { readonly onRun: (run: number, passed: boolean) => void; readonly end: () => void } => {
+/** Statuses that say a form or bank path cannot be driven from outside (no such route, a token or a session wanted). */
+const REFUSED_HOOK = [401, 403, 404, 405, 415]
+
+/**
+ * A form or bank hook: POSTs to `template` (`{id}` the payment's id) and resolves with nothing,
+ * or with `{ skipped }` when the service refuses the hook itself; a 5xx is the service's failure.
+ */
+const hook =
+  (base: string, template: string, headers: Record<string, string>) =>
+  async (id: string, body?: unknown): Promise<SkippedHook | undefined> => {
+    const path = template.replaceAll('{id}', encodeURIComponent(id))
+    const res = await reach(base, path, {
+      method: 'POST',
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    await res.arrayBuffer()
+    if (REFUSED_HOOK.includes(res.status)) {
+      return { skipped: `POST ${template} answered ${String(res.status)}; a form that wants a token or a session, or a bank route that wants another key, cannot be driven from outside` }
+    }
+    if (res.status >= 500) throw new Error(`POST ${path} answered ${String(res.status)}`)
+    return undefined
+  }
+
+/**
+ * A progress bar on a terminal; a line per tenth of the runs otherwise. While a failure is shrunk:
+ * a line for each shorter counterexample and every 25 tries, with the time spent.
+ */
+const progress = (io: CliIO, total: number, maxShrinkSeconds: number): { readonly onRun: (run: number, passed: boolean, steps: number) => void; readonly end: () => void } => {
   let failedAt: number | undefined
+  let shrinkStart = 0
+  let shortest = 0
   let lastLine = -1
   const width = 30
   return {
-    onRun: (run, passed) => {
-      if (!passed && failedAt === undefined) failedAt = run
-      const shrinking = failedAt !== undefined
-      if (io.isTTY) {
-        const done = Math.min(run, total)
-        const bar = shrinking ? `shrinking the failure of run ${String(failedAt)}: ${String(run - (failedAt ?? 0))} tries` : `[${'#'.repeat(Math.round((done / total) * width)).padEnd(width, '-')}] ${String(done)}/${String(total)} runs`
-        io.err(`\r\x1b[2K${bar}`)
+    onRun: (run, passed, steps) => {
+      const first = !passed && failedAt === undefined
+      if (first) {
+        failedAt = run
+        shrinkStart = io.now()
+        shortest = steps
+      }
+      const shorter = !passed && !first && steps <= shortest
+      if (shorter) shortest = steps
+      if (failedAt !== undefined) {
+        const tries = run - failedAt
+        const spent = `${((io.now() - shrinkStart) / 1000).toFixed(0)} s of at most ${String(maxShrinkSeconds)} s`
+        const line = `shrinking the failure of run ${String(failedAt)}: ${String(tries)} tries, shortest counterexample ${String(shortest)} steps (${spent})`
+        if (io.isTTY) io.err(`\r\x1b[2K${line}`)
+        else if (first) io.err(`run ${String(run)} failed (${String(steps)} steps); shrinking it (at most ${String(maxShrinkSeconds)} s)…\n`)
+        else if (shorter || tries % 25 === 0) io.err(`${line}\n`)
         return
       }
-      if (shrinking) {
-        if (run === failedAt) io.err(`run ${String(run)} failed; shrinking it…\n`)
+      if (io.isTTY) {
+        const done = Math.min(run, total)
+        io.err(`\r\x1b[2K[${'#'.repeat(Math.round((done / total) * width)).padEnd(width, '-')}] ${String(done)}/${String(total)} runs`)
         return
       }
       const tenth = Math.floor((run * 10) / total)
@@ -106,6 +181,26 @@ const progress = (io: CliIO, total: number): { readonly onRun: (run: number, pas
   }
 }
 
+const xml = (s: string): string => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c).replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+
+/** The report as JUnit XML: one test case, failed with the report's text when the service differs. */
+const junitReport = (report: ConformanceReport, base: string, ms: number, text: string, coverage: string): string => {
+  const name = `${base} behaves like paysplit's model (${String(report.numRuns)} runs, seed ${String(report.seed)})`
+  const seconds = (ms / 1000).toFixed(3)
+  const failure = report.ok ? '' : `\n      <failure message="The service differs from paysplit's model" type="ConformanceFailure">${xml(text)}</failure>`
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="paysplit-check" tests="1" failures="${report.ok ? '0' : '1'}" time="${seconds}">`,
+    `  <testsuite name="paysplit-check" tests="1" failures="${report.ok ? '0' : '1'}" errors="0" skipped="0" time="${seconds}">`,
+    `    <testcase classname="paysplit-check" name="${xml(name)}" time="${seconds}">${failure}`,
+    `      <system-out>${xml([coverage, ...report.notes.map((n) => `Note: ${n}`)].join('\n'))}</system-out>`,
+    '    </testcase>',
+    '  </testsuite>',
+    '</testsuites>',
+    ''
+  ].join('\n')
+}
+
 /** The report as written with --json. */
 const jsonReport = (report: ConformanceReport, base: string, ms: number, replay: string): unknown => ({
   ok: report.ok,
@@ -114,40 +209,72 @@ const jsonReport = (report: ConformanceReport, base: string, ms: number, replay:
   seed: report.seed,
   prefix: report.prefix,
   notes: report.notes,
+  ...(report.coverage !== undefined ? { coverage: report.coverage } : {}),
   durationMs: ms,
   ...(report.ok ? {} : { failure: { path: report.path, counterexample: report.counterexample, steps: report.steps, replay } })
 })
 
+/** The options; each a string unless a flag. New options go here and in {@link usage}. */
+const options = {
+  runs: { type: 'string' },
+  seed: { type: 'string' },
+  path: { type: 'string' },
+  'run-id': { type: 'string' },
+  webhooks: { type: 'boolean' },
+  'webhook-port': { type: 'string' },
+  'webhook-url': { type: 'string' },
+  'webhook-secret': { type: 'string' },
+  grace: { type: 'string' },
+  'api-key': { type: 'string' },
+  'form-complete-path': { type: 'string' },
+  'form-fail-path': { type: 'string' },
+  'bank-transfer-path': { type: 'string' },
+  'bank-key': { type: 'string' },
+  'max-commands': { type: 'string' },
+  kinds: { type: 'string' },
+  'no-races': { type: 'boolean' },
+  'compare-messages': { type: 'boolean' },
+  'max-shrink-seconds': { type: 'string' },
+  json: { type: 'string' },
+  junit: { type: 'string' },
+  help: { type: 'boolean' }
+} as const
+
+/**
+ * `--seed -5` as `--seed=-5`: a value that starts with `-` after a string option is a negative
+ * number here, which `parseArgs` would otherwise refuse as ambiguous.
+ */
+const joinNegative = (args: ReadonlyArray<string>): string[] => {
+  const out: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? ''
+    const next = args[i + 1]
+    const name = a.startsWith('--') ? a.slice(2) : ''
+    if (name in options && options[name as keyof typeof options].type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`)
+      i++
+    } else out.push(a)
+  }
+  return out
+}
+
+/** A path template given on the command line: absolute, and `{id}` where the form needs the payment's id. */
+const template = (name: string, raw: string | undefined, needsId: boolean): string | undefined => {
+  if (raw === undefined) return undefined
+  if (!raw.startsWith('/') || (needsId && !raw.includes('{id}'))) throw new UsageError(`--${name} must be a path starting with /${needsId ? ' holding {id}' : ''}, got "${raw}".`)
+  return raw
+}
+
 /**
  * Runs the command with `args` (without the node and script paths) and resolves with the exit
- * code: 0 when the service conforms, 1 when it differs, 2 on a usage error.
+ * code: 0 when the service conforms, 1 when it differs, 2 on a usage error or when the service
+ * cannot be reached.
  */
 export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<number> => {
   let values: Record<string, string | boolean | undefined>
   let positionals: string[]
   try {
-    ;({ values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        runs: { type: 'string' },
-        seed: { type: 'string' },
-        path: { type: 'string' },
-        'run-id': { type: 'string' },
-        webhooks: { type: 'boolean' },
-        'webhook-port': { type: 'string' },
-        'webhook-url': { type: 'string' },
-        'webhook-secret': { type: 'string' },
-        grace: { type: 'string' },
-        'api-key': { type: 'string' },
-        'max-commands': { type: 'string' },
-        kinds: { type: 'string' },
-        'no-races': { type: 'boolean' },
-        'compare-messages': { type: 'boolean' },
-        json: { type: 'string' },
-        help: { type: 'boolean' }
-      }
-    }))
+    ;({ values, positionals } = parseArgs({ args: joinNegative(args), allowPositionals: true, options }))
   } catch (e) {
     io.err(`${e instanceof Error ? e.message : String(e)}\n\n${usage}\n`)
     return 2
@@ -177,9 +304,17 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
     const maxCommands = int('max-commands', str('max-commands'), 1)
     const graceMs = int('grace', str('grace'), 0)
     const port = int('webhook-port', str('webhook-port'), 0)
+    const maxShrinkSeconds = int('max-shrink-seconds', str('max-shrink-seconds'), 0) ?? 120
     const secret = str('webhook-secret')
     const webhooks = values['webhooks'] === true
     if (!webhooks && (secret !== undefined || port !== undefined || str('webhook-url') !== undefined)) throw new UsageError('--webhook-port, --webhook-url and --webhook-secret go with --webhooks.')
+    const formComplete = template('form-complete-path', str('form-complete-path'), true)
+    const formFail = template('form-fail-path', str('form-fail-path'), true)
+    const bankPath = template('bank-transfer-path', str('bank-transfer-path'), false)
+    const bankKey = str('bank-key')
+    if (bankKey !== undefined && bankPath === undefined) throw new UsageError('--bank-key goes with --bank-transfer-path.')
+    // Reachable at all? A connection error is no difference from the model: exit 2, before any run.
+    await (await reach(base, '/', { method: 'GET' })).arrayBuffer()
     // The run id: the clock's, so that runs of the same seed on one service never share a reference.
     const runId = str('run-id') ?? io.now().toString(36)
     if (webhooks) {
@@ -190,39 +325,61 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
         ...(secret !== undefined ? { secret } : {})
       })
     }
-    const bar = progress(io, runs)
-    const options: CheckServiceOptions = {
+    const bar = progress(io, runs, maxShrinkSeconds)
+    const bank = bankPath === undefined ? undefined : hook(base, bankPath, bankKey === undefined ? {} : { authorization: `Bearer ${bankKey}` })
+    const complete = formComplete === undefined ? undefined : hook(base, formComplete, {})
+    const fail = formFail === undefined ? undefined : hook(base, formFail, {})
+    const checkOptions: CheckServiceOptions = {
       send: sender(base, str('api-key')),
       numRuns: runs,
       runId,
       races: values['no-races'] !== true,
       onRun: bar.onRun,
+      maxShrinkMs: maxShrinkSeconds * 1000,
+      now: io.now,
       ...(seed !== undefined ? { seed } : {}),
       ...(str('path') !== undefined ? { path: str('path') } : {}),
       ...(maxCommands !== undefined ? { maxCommands } : {}),
       ...(kinds !== undefined ? { kinds: kinds as PaymentKind[] } : {}),
       ...(values['compare-messages'] === true ? { compareMessages: true } : {}),
-      ...(receiver !== undefined ? { webhookReceiver: receiver } : {})
+      ...(receiver !== undefined ? { webhookReceiver: receiver } : {}),
+      ...(complete !== undefined ? { completeForm: (id: string) => complete(id) } : {}),
+      ...(fail !== undefined ? { failForm: (id: string) => fail(id) } : {}),
+      ...(bank !== undefined ? { receiveTransferByKid: (kid: string, amount: number) => bank('', { kid, amount }) } : {})
     }
     io.err(`paysplit-check ${base}: ${String(runs)} run(s)${webhooks ? `, webhooks at ${receiver?.url ?? ''}` : ''}\n`)
     const started = io.now()
-    const report = await checkService(options)
+    const report = await checkService(checkOptions)
     const ms = io.now() - started
     bar.end()
+    // The service went away during the run: not a difference either.
+    const lost = report.ok ? undefined : /cannot reach \S+ \([^)]*\)/.exec(report.counterexample)
+    if (lost !== null && lost !== undefined) throw new Unreachable(`${lost[0]} during the run`)
     // The flags that shape the sequences, so that the replay line sends exactly the same requests.
+    const quoted = (flag: string, value: string | undefined): string => (value === undefined ? '' : `${flag} '${value}'`)
     const shaping = [
       webhooks ? '--webhooks' : '',
       values['no-races'] === true ? '--no-races' : '',
       maxCommands !== undefined ? `--max-commands ${String(maxCommands)}` : '',
       kinds !== undefined ? `--kinds ${kinds.join(',')}` : '',
-      str('api-key') !== undefined ? '--api-key "$API_KEY"' : ''
+      str('api-key') !== undefined ? '--api-key "$API_KEY"' : '',
+      quoted('--form-complete-path', formComplete),
+      quoted('--form-fail-path', formFail),
+      quoted('--bank-transfer-path', bankPath),
+      bankKey !== undefined ? '--bank-key "$BANK_KEY"' : ''
     ].filter((s) => s !== '')
     const command = ['npx paysplit-check', base, ...shaping].join(' ')
-    io.out(`${describeReport(report, command)}\n`)
+    const text = describeReport(report, command)
+    io.out(`${text}\n`)
     const hooks = receiver === undefined ? '' : `, ${String(receiver.received.length)} webhook(s) received`
     io.out(`${report.ok ? 'PASSED' : 'FAILED'}: ${String(report.numRuns)} run(s) in ${(ms / 1000).toFixed(1)} s${hooks}, seed ${String(report.seed)}, references prefixed ${report.prefix}\n`)
+    const coverage = report.coverage === undefined ? '' : describeCoverage(report.coverage)
+    const missing = report.coverage !== undefined && !(report.coverage.charged && report.coverage.refunded && report.coverage.invoicePaid)
+    if (coverage !== '') io.out(`${coverage}${missing ? '\n  With paysplit-check: --form-complete-path for the form, --bank-transfer-path and --bank-key for the bank.' : ''}\n`)
     const file = str('json')
     if (file !== undefined) writeFileSync(file, JSON.stringify(jsonReport(report, base, ms, report.ok ? '' : `${command} ${report.replay}`), null, 2) + '\n')
+    const junit = str('junit')
+    if (junit !== undefined) writeFileSync(junit, junitReport(report, base, ms, text, coverage))
     return report.ok ? 0 : 1
   } catch (e) {
     io.err(`${e instanceof Error ? e.message : String(e)}\n${e instanceof UsageError ? `\n${usage}\n` : ''}`)

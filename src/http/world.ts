@@ -54,6 +54,8 @@ export interface World {
   readonly payments: ReadonlyMap<string, Payment>
   readonly customers: ReadonlyMap<string, Customer>
   readonly references: ReadonlyMap<string, CreatedReference>
+  /** The OCR giro transmissions applied, by data sender and transmission number (`receiveOcrGiro`). */
+  readonly ocrTransmissions?: ReadonlySet<string>
 }
 
 /** The webhooks to send after an operation, in order. */

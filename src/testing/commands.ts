@@ -15,6 +15,7 @@ import { invalidPaymentIntentRequestArb, opArb, patchOf, paymentIntentRequestArb
 import {
   clockOf,
   compareWebhooks,
+  countEvent,
   exchange,
   FALLBACK_KID,
   hooksOf,
@@ -253,6 +254,24 @@ class Read implements Cmd {
 
 type Outside = 'completeForm' | 'failForm' | 'transfer'
 
+/** The hook of the service under test an outside event uses. */
+type Hook = 'completeForm' | 'failForm' | 'receiveTransfer' | 'receiveTransferByKid'
+
+/** Whether the service has `hook`, and it has not said it cannot drive the service. */
+const hasHook = (r: Real, hook: Hook): boolean => r.sut[hook] !== undefined && !r.tally.skipped.has(hook)
+
+/**
+ * Whether a hook's answer says it could not drive the service (`{ skipped: reason }`): then the
+ * hook is used no more in this call, its step is dropped, and the model is left as it was.
+ */
+const skippedBy = (m: Model, r: Real, hook: Hook, answer: unknown): boolean => {
+  const reason = typeof answer === 'object' && answer !== null && Object.prototype.hasOwnProperty.call(answer, 'skipped') ? (answer as { skipped: unknown }).skipped : undefined
+  if (typeof reason !== 'string') return false
+  r.tally.skipped.set(hook, reason)
+  m.steps.pop()
+  return true
+}
+
 class OutsideEvent implements Cmd {
   constructor(
     readonly what: Outside,
@@ -265,19 +284,21 @@ class OutsideEvent implements Cmd {
     const k = knownAt(m, this.target)
     if (k === undefined) return
     if (this.what === 'transfer' && r.sut.receiveTransferByKid !== undefined) {
-      await this.byKid(m, r, k, r.sut.receiveTransferByKid)
+      if (hasHook(r, 'receiveTransferByKid')) await this.byKid(m, r, k, r.sut.receiveTransferByKid)
       return
     }
+    const hook: Hook = this.what === 'transfer' ? 'receiveTransfer' : this.what
+    if (!hasHook(r, hook)) return
     m.tick += 1
     const ctx = { at: clockOf(m.tick), ...hooksOf(r) }
     let outcome: readonly [World, E.Either<unknown, Payment>, ReadonlyArray<WebhookDelivery>, ...unknown[]]
     if (this.what === 'completeForm') {
       m.steps.push({ kind: 'event', event: 'completeForm', paymentReferenceID: k.realId })
-      await r.sut.completeForm?.(k.realId)
+      if (skippedBy(m, r, hook, await r.sut.completeForm?.(k.realId))) return
       outcome = completeForm(m.world, k.modelId, ctx)
     } else if (this.what === 'failForm') {
       m.steps.push({ kind: 'event', event: 'failForm', paymentReferenceID: k.realId })
-      await r.sut.failForm?.(k.realId, 'card declined')
+      if (skippedBy(m, r, hook, await r.sut.failForm?.(k.realId, 'card declined'))) return
       outcome = failForm(m.world, k.modelId, { ...ctx, reason: 'card declined' })
     } else {
       const p = m.world.payments.get(k.modelId)
@@ -285,12 +306,14 @@ class OutsideEvent implements Cmd {
       const right = p?.kid ?? FALLBACK_KID
       const kid = this.wrongKid ? (right === FALLBACK_KID ? '0000000000' : FALLBACK_KID) : right
       m.steps.push({ kind: 'event', event: 'transfer', paymentReferenceID: k.realId, amount, kid })
-      await r.sut.receiveTransfer?.(k.realId, amount, kid)
+      if (skippedBy(m, r, hook, await r.sut.receiveTransfer?.(k.realId, amount, kid))) return
       outcome = receiveTransfer(m.world, k.modelId, { amount, kid }, ctx)
     }
     m.world = outcome[0]
     const result = outcome[1]
-    m.log.push(`${this.what} ${k.label}  (model: ${E.isRight(result) ? result.right.status : String(field(result.left, 'code'))})`)
+    const modelOutcome = E.isRight(result) ? result.right.status : String(field(result.left, 'code'))
+    countEvent(r, `${this.what} ${modelOutcome}`)
+    m.log.push(`${this.what} ${k.label}  (model: ${modelOutcome})`)
     await compareWebhooks(m, r, outcome[2])
   }
   /**
@@ -311,10 +334,11 @@ class OutsideEvent implements Cmd {
     const known = m.known.find((x) => x.modelId === payee?.paymentReferenceID)
     m.tick += 1
     m.steps.push({ kind: 'event', event: 'transferByKid', paymentReferenceID: known?.realId ?? '(no open invoice)', amount, kid })
-    await send(kid, amount)
+    if (skippedBy(m, r, 'receiveTransferByKid', await send(kid, amount))) return
     const [world, result, deliveries] =
       payee === undefined ? ([m.world, undefined, []] as const) : receiveTransfer(m.world, payee.paymentReferenceID, { amount, kid }, { at: clockOf(m.tick), ...hooksOf(r) })
     m.world = world
+    countEvent(r, `transferByKid ${payee === undefined ? 'UnmatchedTransfer' : result !== undefined && E.isRight(result) ? result.right.status : String(field(result?.left, 'code'))}`)
     m.log.push(
       `transfer by KID of ${k.label}${this.wrongKid ? ' (a wrong KID)' : ''}  (model: ${known === undefined ? 'no open invoice holds it' : `to ${known.label}, ${result !== undefined && E.isRight(result) ? result.right.status : String(field(result?.left, 'code'))}`})`
     )
@@ -348,10 +372,10 @@ class NextStep implements Cmd {
     const step =
       p.status === 'Initiated'
         ? p.kind === 'card'
-          ? r.sut.completeForm === undefined || this.otherWay
+          ? !hasHook(r, 'completeForm') || this.otherWay
             ? act('cancel')
             : new OutsideEvent('completeForm', this.target, 0, false)
-          : (r.sut.receiveTransfer === undefined && r.sut.receiveTransferByKid === undefined) || this.otherWay
+          : (!hasHook(r, 'receiveTransfer') && !hasHook(r, 'receiveTransferByKid')) || this.otherWay
             ? act('adjust')
             : new OutsideEvent('transfer', this.target, 1000, false)
         : p.status === 'Reserved'

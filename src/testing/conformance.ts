@@ -11,10 +11,10 @@
 import fc from 'fast-check'
 import { emptyWorld, handle } from '../http/service.js'
 import { commandArbs } from './commands.js'
-import { clockOf, Mismatch, UNKNOWN_ID, type Model, type Real } from './model.js'
+import { clockOf, emptyTally, Mismatch, UNKNOWN_ID, type Model, type Real, type Tally } from './model.js'
 import { field, replaceAll } from './normalise.js'
 import { describeReport } from './report.js'
-import type { CheckServiceOptions, ConformanceReport, ReportedStep } from './types.js'
+import type { CheckServiceOptions, ConformanceReport, Coverage, ReportedStep } from './types.js'
 import { checkReceived } from './webhookCheck.js'
 
 /** The part of every reference of this call: the seed, and the caller's run id when given. */
@@ -43,6 +43,28 @@ const probeReads = async (options: CheckServiceOptions, notes: string[]): Promis
   }
   return false
 }
+
+/** Whether the model's world of a run ever charged, refunded or had an invoice paid. */
+const tallyLives = (tally: Tally, model: Model): void => {
+  for (const p of model.world.payments.values()) {
+    if (p.kind === 'card' && p.chargedAmount > 0) tally.charged = true
+    if (p.refundedAmount > p.excessRefundedAmount) tally.refunded = true
+    if (p.kind === 'invoice' && p.paidAmount > 0) tally.invoicePaid = true
+  }
+}
+
+const coverageOf = (t: Tally): Coverage => ({
+  requests: { ...t.requests },
+  events: { ...t.events },
+  webhooksChecked: t.webhooksChecked,
+  charged: t.charged,
+  refunded: t.refunded,
+  invoicePaid: t.invoicePaid
+})
+
+/** The notes of hooks that said they cannot drive the service. */
+const skippedNotes = (t: Tally): string[] =>
+  [...t.skipped].map(([hook, reason]) => `The ${hook} hook could not drive the service (${reason}): it was used no more.`)
 
 /**
  * Checks that a payments service behaves like paysplit's reference model: runs `numRuns` random
@@ -88,8 +110,14 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
   const seed = options.seed ?? fc.sample(fc.noBias(fc.integer()), { numRuns: 1 })[0] ?? 0
   const prefix = prefixOf(seed, options.runId)
   const notes: string[] = []
+  const tally = emptyTally()
   let runs = 0
   let failure: { log: ReadonlyArray<string>; steps: ReadonlyArray<ReportedStep>; message: string; tag: string } | undefined
+  // the time of the first failure, and whether shrinking ran out of its budget (options.maxShrinkMs)
+  let failedAt: number | undefined
+  let shrinkCut = false
+  const budgetSpent = (): boolean =>
+    failedAt !== undefined && options.maxShrinkMs !== undefined && options.now !== undefined && options.now() - failedAt >= options.maxShrinkMs
   try {
     const reads = await probeReads(options, notes)
     // A command sequence replays only with fast-check's path and the commands' own replay path:
@@ -98,6 +126,12 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
     const commands = fc.commands([fc.oneof(...commandArbs(options, reads))], { maxCommands: options.maxCommands ?? 12, ...(replayPath !== undefined ? { replayPath } : {}) })
     const receiver = options.webhookReceiver
     const property = fc.asyncProperty(commands, async (cmds) => {
+      // Out of the shrinking budget: every further candidate passes at once, so fast-check stops
+      // with the smallest counterexample found so far.
+      if (budgetSpent()) {
+        shrinkCut = true
+        return
+      }
       runs += 1
       const tag = `${prefix}r${String(runs)}-`
       const model: Model = {
@@ -114,13 +148,18 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
       try {
         await options.reset?.()
         const seen = options.receivedWebhooks === undefined ? 0 : (await options.receivedWebhooks()).length
-        const real: Real = { sut: options, reads, seen }
-        await fc.asyncModelRun(() => ({ model, real }), cmds)
-        await checkReceived(model, real)
-        options.onRun?.(runs, true)
+        const real: Real = { sut: options, reads, seen, tally }
+        try {
+          await fc.asyncModelRun(() => ({ model, real }), cmds)
+          await checkReceived(model, real)
+        } finally {
+          tallyLives(tally, model)
+        }
+        options.onRun?.(runs, true, model.steps.length)
       } catch (e) {
         failure = { log: [...model.log], steps: [...model.steps], message: e instanceof Mismatch ? e.message : `the service threw: ${e instanceof Error ? e.message : String(e)}`, tag }
-        options.onRun?.(runs, false)
+        failedAt ??= options.now?.()
+        options.onRun?.(runs, false, model.steps.length)
         throw e
       }
     })
@@ -129,7 +168,10 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
       seed,
       ...(runPath !== undefined ? { path: runPath } : {})
     })
-    if (!details.failed) return { ok: true, numRuns: details.numRuns, seed: details.seed, prefix, notes }
+    notes.push(...skippedNotes(tally))
+    const coverage = coverageOf(tally)
+    if (!details.failed) return { ok: true, numRuns: details.numRuns, seed: details.seed, prefix, notes, coverage }
+    if (shrinkCut) notes.push(`Shrinking stopped when its time budget (${String(options.maxShrinkMs)} ms) was spent: the counterexample is the shortest found by then, not necessarily the shortest.`)
     const f = failure
     const report = fc.defaultReportMessage(details) ?? ''
     const log = f === undefined ? '(no log)' : [...f.log.map((l) => replaceAll(l, f.tag, '')), `✗ ${replaceAll(f.message, f.tag, '')}`].join('\n')
@@ -140,10 +182,12 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
       seed: details.seed,
       prefix,
       notes,
+      coverage,
       path,
       counterexample: log,
       steps: f?.steps ?? [],
-      replay: `--seed ${String(details.seed)} --path '${path}'`,
+      // `--seed=<n>`: a negative seed after a space would be read as an option
+      replay: `--seed=${String(details.seed)} --path '${path}'`,
       details: report
     }
   } catch (e) {

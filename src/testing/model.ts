@@ -32,11 +32,44 @@ export interface Model {
   tick: number
 }
 
+/** What a call exercised so far, shared by its runs (the report's `coverage`). */
+export interface Tally {
+  readonly requests: Record<string, number>
+  readonly events: Record<string, number>
+  webhooksChecked: number
+  charged: boolean
+  refunded: boolean
+  invoicePaid: boolean
+  /** The form and bank hooks that said they cannot drive the service, with their reasons. */
+  readonly skipped: Map<string, string>
+}
+
+export const emptyTally = (): Tally => ({ requests: {}, events: {}, webhooksChecked: 0, charged: false, refunded: false, invoicePaid: false, skipped: new Map() })
+
 export interface Real {
   readonly sut: CheckServiceOptions
   /** Whether the service has the read routes (probed once per call). */
   readonly reads: boolean
   seen: number
+  readonly tally: Tally
+}
+
+/** A request's route for the coverage: ids as `{id}`, query values left out. */
+export const routeOf = (path: string): string => {
+  const [p = '', q] = path.split('?')
+  const segments = p.split('/')
+  if ((segments[1] === 'payments' || segments[1] === 'customers') && segments.length > 2) segments[2] = '{id}'
+  const query = q === undefined ? '' : `?${q.split('&').map((kv) => `${kv.split('=')[0] ?? ''}=…`).join('&')}`
+  return segments.join('/') + query
+}
+
+const count = (table: Record<string, number>, key: string): void => {
+  table[key] = (table[key] ?? 0) + 1
+}
+
+/** Counts an outside event and its outcome in the model. */
+export const countEvent = (r: Real, key: string): void => {
+  count(r.tally.events, key)
 }
 
 export const UNKNOWN_ID = 'ffffffff-ffff-4fff-bfff-ffffffffffff'
@@ -82,6 +115,7 @@ export const compareWebhooks = async (m: Model, r: Real, expected: ReadonlyArray
   const all = await read()
   const fresh = all.slice(r.seen)
   r.seen = all.length
+  r.tally.webhooksChecked += fresh.length
   const byUrl = (ws: ReadonlyArray<ReceivedWebhook>, ids: ReadonlyArray<readonly [string, string]>): Record<string, unknown[]> => {
     const out: Record<string, unknown[]> = {}
     for (const w of ws) (out[w.url] ??= []).push(normalise(w.body, ids, r.sut.compareMessages))
@@ -123,6 +157,7 @@ export const sendLogged = async (m: Model, r: Real, real: ServiceRequest, concur
   const index = m.steps.length
   m.steps.push({ kind: 'request', method: real.method, path: real.path, ...(real.body === undefined ? {} : { body: real.body }), ...(concurrent ? { concurrent } : {}) })
   const response = await r.sut.send(real)
+  count(r.tally.requests, `${real.method} ${routeOf(real.path)} ${String(response.status)}`)
   m.steps[index] = { ...(m.steps[index] as ReportedStep & { kind: 'request' }), status: response.status }
   return response
 }

@@ -4,7 +4,7 @@
  * @module testing/report
  */
 import { brief } from './normalise.js'
-import type { ConformanceReport, ReportedStep } from './types.js'
+import type { ConformanceReport, Coverage, ReportedStep } from './types.js'
 
 /** One step as a line: `POST /payments {…}  → 201`, or the outside event. */
 export const stepLine = (s: ReportedStep): string =>
@@ -37,4 +37,43 @@ export const describeReport = (report: ConformanceReport, command?: string): str
   if (report.steps.length > 0) lines.push(`Requests of the counterexample, as sent (seed ${String(report.seed)}, path ${report.path}):\n${report.steps.map((s, i) => `  ${String(i + 1)}. ${stepLine(s)}`).join('\n')}`)
   if (command !== undefined && report.replay !== '') lines.push(`Replay exactly this sequence against a fresh service:\n  ${command} ${report.replay}`)
   return [...lines, ...notes].join('\n')
+}
+
+/**
+ * What a call exercised, as text: one line with every route and the statuses it answered, the
+ * outside events (form, bank) with the model's outcome, and the webhooks compared; then a
+ * warning when no payment was ever charged, refunded or (an invoice) paid, the parts of a
+ * payment's life a check without the form and bank hooks cannot reach.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { describeCoverage } from 'paysplit/testing'
+ * const text = describeCoverage({
+ *   requests: { 'POST /payments 201': 3, 'POST /payments 400': 1, 'POST /payments/{id}/cancel 200': 1 },
+ *   events: {},
+ *   webhooksChecked: 4,
+ *   charged: false,
+ *   refunded: false,
+ *   invoicePaid: false
+ * })
+ * assert.ok(text.startsWith('Coverage: 3 (request, status) pairs on 2 routes: POST /payments 201/400; POST /payments/{id}/cancel 200; 4 webhooks checked.'))
+ * assert.match(text, /Warning: never exercised: charges, refunds, invoice payments/)
+ */
+export const describeCoverage = (coverage: Coverage): string => {
+  const byRoute = new Map<string, string[]>()
+  const keys = Object.keys(coverage.requests).sort()
+  for (const key of keys) {
+    const at = key.lastIndexOf(' ')
+    const route = key.slice(0, at)
+    byRoute.set(route, [...(byRoute.get(route) ?? []), key.slice(at + 1)])
+  }
+  const routes = [...byRoute].map(([route, statuses]) => `${route} ${statuses.join('/')}`)
+  const events = Object.keys(coverage.events).sort()
+  const line =
+    `Coverage: ${String(keys.length)} (request, status) pairs on ${String(byRoute.size)} routes: ${routes.join('; ')}` +
+    `${events.length > 0 ? `; outside events: ${events.join(', ')}` : ''}; ${String(coverage.webhooksChecked)} webhooks checked.`
+  const never = [coverage.charged ? '' : 'charges', coverage.refunded ? '' : 'refunds', coverage.invoicePaid ? '' : 'invoice payments'].filter((s) => s !== '')
+  if (never.length === 0) return line
+  return `${line}
+Warning: never exercised: ${never.join(', ')}. No payment of the model got that far: a card is charged only after the payment form, an invoice paid only by the bank; give the check your form and bank hooks (docs/testing.md).`
 }

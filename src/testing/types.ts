@@ -64,7 +64,12 @@ export interface ServiceUnderTest {
   readonly webhookReceiver?: WebhookReceiver
   /** The catch-all webhook url the service is configured with (it receives every webhook). */
   readonly catchAllUrl?: string
-  /** The payment form reports success for this payment (not part of the caller's API). */
+  /**
+   * The payment form reports success for this payment (not part of the caller's API). This and
+   * the other form and bank hooks may resolve with a {@link SkippedHook} to say they cannot drive
+   * the service (its form wants a token, its bank route refuses the key): the runner then leaves
+   * the model as it was, sends that event no more in this call, and says why in the notes.
+   */
   readonly completeForm?: (paymentReferenceID: string) => Promise<unknown>
   /** The payment form reports a failed attempt. */
   readonly failForm?: (paymentReferenceID: string, reason?: string) => Promise<unknown>
@@ -77,6 +82,11 @@ export interface ServiceUnderTest {
   readonly receiveTransferByKid?: (kid: string, amount: number) => Promise<unknown>
   /** Called before each run, e.g. to empty the service's storage. Optional: each run has its own references. */
   readonly reset?: () => Promise<void>
+}
+
+/** What a form or bank hook resolves with when it cannot drive the service: `skipped` says why. */
+export interface SkippedHook {
+  readonly skipped: string
 }
 
 /** What to check and how hard. */
@@ -113,8 +123,33 @@ export interface CheckServiceOptions extends ServiceUnderTest {
    * answers of either order. Default false. Finds lost updates (docs/testing.md, "Races").
    */
   readonly races?: boolean
-  /** Called after each run (a command sequence), shrinking runs included, with whether it passed. */
-  readonly onRun?: (run: number, passed: boolean) => void
+  /**
+   * Called after each run (a command sequence), shrinking runs included, with whether it passed
+   * and how many steps (requests and outside events) it sent.
+   */
+  readonly onRun?: (run: number, passed: boolean, steps: number) => void
+  /**
+   * A time budget for shrinking a failure, in ms (with `now`): once it is spent, the smallest
+   * counterexample found so far is reported, with a note. Default: no budget.
+   */
+  readonly maxShrinkMs?: number
+  /** A clock in ms for `maxShrinkMs` (e.g. `Date.now`); the kit reads no clock of its own. */
+  readonly now?: () => number
+}
+
+/**
+ * What a call exercised, over all its runs: each request as `<METHOD> <route> <status>` (ids
+ * as `{id}`) with how often it was sent, each outside event as `<event> <model outcome>`, how
+ * many webhooks were compared with the model's, and whether any payment of the model was ever
+ * charged, refunded, or (an invoice) paid by the bank.
+ */
+export interface Coverage {
+  readonly requests: Readonly<Record<string, number>>
+  readonly events: Readonly<Record<string, number>>
+  readonly webhooksChecked: number
+  readonly charged: boolean
+  readonly refunded: boolean
+  readonly invoicePaid: boolean
 }
 
 /** One step of a failing run, as sent: a request, or an event from outside the API. */
@@ -148,6 +183,8 @@ export type ConformanceReport =
       readonly prefix: string
       /** What was not checked, and why (e.g. a service without the read routes). */
       readonly notes: ReadonlyArray<string>
+      /** What the runs exercised. */
+      readonly coverage?: Coverage
     }
   | {
       readonly ok: false
@@ -155,6 +192,7 @@ export type ConformanceReport =
       readonly seed: number
       readonly prefix: string
       readonly notes: ReadonlyArray<string>
+      readonly coverage?: Coverage
       /**
        * With `seed`, replays the shrunk counterexample alone: `checkService({ ...options, seed, path })`.
        * Written `<fast-check path>|<command replay path>`: a command sequence needs both to replay.
@@ -164,7 +202,10 @@ export type ConformanceReport =
       readonly counterexample: string
       /** The shrunk counterexample's steps as sent, ids and bodies as the service saw them. */
       readonly steps: ReadonlyArray<ReportedStep>
-      /** The arguments that replay it, for the command line: `--seed <seed> --path '<path>'`. */
+      /**
+       * The arguments that replay it, for the command line: `--seed=<seed> --path '<path>'` (the
+       * `=` form, so that a negative seed is not read as an option).
+       */
       readonly replay: string
       /** fast-check's own report (the command sequence). */
       readonly details: string

@@ -53,6 +53,7 @@ export const checkReceived = async (m: Model, r: Real): Promise<void> => {
     return [...wantedKeys].every((k) => got.has(k))
   })
   const mine = all.filter((w) => isMine(m, urls, w))
+  r.tally.webhooksChecked += mine.length
   // the receiver's url as <receiver> in the report: it changes from one run of the command to the next
   const at = (url: string): string => replaceAll(url, receiver.url, '<receiver>')
   const problems: string[] = []

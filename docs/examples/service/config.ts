@@ -31,6 +31,9 @@ export interface Config {
   /** Runs of a request's transaction that lose a race before the answer is 409 ConcurrentModification. */
   readonly maxTransactionAttempts: number
   readonly relay: RelayConfig
+  // ocr (POST /bank/ocr)
+  /** Bytes of an OCR giro file read at most (`OCR_MAX_BYTES`, default 8 MiB); absent: the default. */
+  readonly ocrMaxBytes?: number
 }
 
 export interface RelayConfig {
@@ -115,7 +118,9 @@ export const loadConfig = (env: Env = process.env): Config => {
       concurrency: int(env, 'WEBHOOK_CONCURRENCY', 16, 1),
       pollMs: int(env, 'WEBHOOK_POLL_MS', 500, 1),
       maxResponseBytes: int(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0)
-    }
+    },
+    // ocr (POST /bank/ocr)
+    ocrMaxBytes: int(env, 'OCR_MAX_BYTES', 8 * 1024 * 1024, 1)
   }
 }
 

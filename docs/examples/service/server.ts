@@ -18,6 +18,7 @@ import { Relay } from './outbox/relay.js'
 import { paysplitRules, timedRules, type Rules, type Spent } from './paysplit.js'
 import { apiRoute } from './routes/api.js'
 import { bankTransfer } from './routes/bank.js'
+import { bankOcr } from './routes/ocr.js'
 import { defaultNow, defaultPaymentId, type Deps } from './routes/context.js'
 import { showForm, submitForm } from './routes/form.js'
 
@@ -105,6 +106,7 @@ export const createService = async (config: Config, options: ServiceOptions = {}
         return submitForm(deps, req, id, action)
       }
     }
+    if (path === '/bank/ocr') return bankOcr(deps, req, requestId)
     if (path === '/bank/transfers') {
       if (!authorised(req.headers.authorization, config.bankKeys)) {
         req.resume()
