@@ -14,8 +14,9 @@ import base from './vitest.config.js'
  *   the in-process tests (`http.test.ts`, `service.test.ts`, the decider and module tests) check
  *   directly, and the measured runs lost no kill without them;
  * - `test/testing.long.test.ts` is skipped below factor 100 anyway;
- * - `test/decodeOnce.test.ts` counts the decoder's calls through `vi.mock`, which a shared module
- *   graph cannot honour (the module is loaded before the mock), and kills no mutant of a rule.
+ * - `test/decodeOnce.test.ts` and `test/validateOnce.test.ts` count the decoder's and the stored-state
+ *   validator's calls through `vi.mock`, which a shared module graph cannot honour (the module is
+ *   loaded before the mock), and kill no mutant of a rule.
  *
  * Test files share one module graph (`isolate: false`): a mutant may run the covering tests of up
  * to 17 files, each of which would re-import `src/`, fp-ts, io-ts and fast-check (the whole suite:
@@ -39,7 +40,8 @@ export default mergeConfig(
         'test/server*.test.ts',
         'test/conformance.test.ts',
         'test/testing.long.test.ts',
-        'test/decodeOnce.test.ts'
+        'test/decodeOnce.test.ts',
+        'test/validateOnce.test.ts'
       ],
       env: { PAYSPLIT_NUM_RUNS_FACTOR: '0.1' },
       isolate: false

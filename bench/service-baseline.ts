@@ -97,7 +97,6 @@ export const baselineRules: Rules = {
   ...paysplitRules,
   storedPayment: (state) => E.right(state as Payment),
   handle,
-  decide: (_state, command) => E.right([{ type: command.type, at: command.at } as never]),
   completeForm,
   webhookMessage: (d, timestamp) => {
     const body = JSON.stringify(d.payload)

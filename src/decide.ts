@@ -14,7 +14,7 @@
 import * as E from './internal/either.js'
 import { validatePaymentIntentRequest } from './codecs/requestChecks.js'
 import type { PaymentIntentRequest } from './codecs/requests.js'
-import type { Command, CommandType, CreatePayment } from './commands.js'
+import type { Command, CommandType } from './commands.js'
 import { commandTypes } from './commands.js'
 import type { PaymentError } from './errors.js'
 import { invalid, paymentError, validationError } from './errors.js'
@@ -112,7 +112,7 @@ const decideCreate = (env: Envelope, decoded?: PaymentIntentRequest): E.Either<P
   const paymentReferenceID = Object.hasOwn(f, 'paymentReferenceID') ? f['paymentReferenceID'] : undefined
   const rawRequest = Object.hasOwn(f, 'request') ? f['request'] : undefined
   const rawKid = Object.hasOwn(f, 'kid') ? f['kid'] : undefined
-  // a request the caller decoded already (decideCreateDecoded) is not decoded again
+  // a request the caller decoded already (transitionWith, from handle's create) is not decoded again
   const checked: { readonly issues: Issues; readonly value?: PaymentIntentRequest } =
     decoded !== undefined ? { issues: [], value: decoded } : validatePaymentIntentRequest(rawRequest)
   const issues = checked.issues
@@ -297,7 +297,9 @@ const alreadyExists = (): PaymentError =>
 
 /**
  * `decide` on a state admitted already; `decoded`, when given, is the `request` of a
- * `CreatePayment` that was decoded already (see {@link decideCreateDecoded}).
+ * `CreatePayment` that was decoded already, with `decodePaymentIntentRequest` (the very value it
+ * returned, not a copy or a hand-built one): everything else (envelope, existence,
+ * `paymentReferenceID`, KID) is checked as `decide` checks it (`decider.ts` `transitionWith`).
  */
 export const decideAdmitted = (
   state: PaymentState,
@@ -315,19 +317,6 @@ export const decideAdmitted = (
   }
   return decidePayment(state, env as Envelope & { readonly type: PaymentCommandType })
 }
-
-/**
- * `decide` for a `CreatePayment` whose `request` the caller decoded already with
- * `decodePaymentIntentRequest` (the very value it returned, not a copy or a hand-built one): the
- * request is not decoded a second time; everything else (envelope, existence, `paymentReferenceID`,
- * KID) is checked as `decide` checks it. For `paysplit/http`, which decodes a create body once.
- *
- * @internal
- */
-export const decideCreateDecoded = (
-  state: PaymentState,
-  command: CreatePayment
-): E.Either<PaymentError, ReadonlyArray<PaymentEvent>> => decideAdmitted(state, command, command.request)
 
 /** The state or the command could not be read (a getter or proxy threw while it was validated). */
 export const unreadable: PaymentError = invalid('', 'type', OBJECT)

@@ -10,6 +10,7 @@ import * as E from './internal/either.js'
 import type { Command } from './commands.js'
 import type { PaymentError } from './errors.js'
 import type { PaymentEvent } from './events.js'
+import type { PaymentIntentRequest } from './codecs/requests.js'
 import type { PaymentState } from './payment.js'
 import { initialState } from './payment.js'
 import { isTrusted } from './internal/trust.js'
@@ -91,6 +92,21 @@ export const paymentDecider: Decider<Command, PaymentState, PaymentEvent, Paymen
 export const transition = (
   state: PaymentState,
   command: Command
+): E.Either<PaymentError, readonly [state: PaymentState, events: ReadonlyArray<PaymentEvent>]> =>
+  transitionWith(state, command, undefined)
+
+/**
+ * The one body of {@link transition}: admit the state (a trusted one as it is), decide, fold the
+ * events with `evolve`, trust the result. `decoded`, when given, is the `request` of a
+ * `CreatePayment` that the caller decoded already with `decodePaymentIntentRequest` (the very value
+ * it returned): it is not decoded again. `handle`'s create goes through here too.
+ *
+ * @internal
+ */
+export const transitionWith = (
+  state: PaymentState,
+  command: Command,
+  decoded: PaymentIntentRequest | undefined
 ): E.Either<PaymentError, readonly [state: PaymentState, events: ReadonlyArray<PaymentEvent>]> => {
   try {
     // a trusted state (the usual case) as it is, without an Either to unwrap
@@ -101,7 +117,7 @@ export const transition = (
       s = admitted.right
     }
     // what `decide(s, command)` does, without admitting `s` a second time
-    const decided = decideAdmitted(s, command)
+    const decided = decideAdmitted(s, command, decoded)
     if (E.isLeft(decided)) return decided
     const events = decided.right
     let after = s

@@ -29,7 +29,7 @@ export type {
   PaymentStatus
 } from './payment.js'
 export { longStatus, parseStatus, paymentStatuses } from './status.js'
-export { validateState } from './codecs/storedState.js'
+export { validateState } from './trustedState.js'
 
 // commands and events
 export { commandTypes } from './commands.js'

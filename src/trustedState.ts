@@ -9,7 +9,7 @@ import * as E from './internal/either.js'
 import type { PaymentError } from './errors.js'
 import type { Payment, PaymentState } from './payment.js'
 import { initialState, isPayment } from './payment.js'
-import { validateState } from './codecs/storedState.js'
+import { validateState as validateStored } from './codecs/storedState.js'
 import { isTrusted, markTrusted } from './internal/trust.js'
 
 // -------------------------------------------------------------------------------------
@@ -60,8 +60,62 @@ export const trustAfter = (after: PaymentState, before: PaymentState): PaymentSt
 /** The state to decide on: a trusted one as it is, any other validated into a fresh copy. */
 export const admitState = (state: unknown): E.Either<PaymentError, PaymentState> => {
   if (isTrusted(state)) return E.right(state as PaymentState)
-  const checked = validateState(state)
+  const checked = validateStored(state)
   // validateState builds a fresh payment of flat records: every part is frozen as new
   return E.isRight(checked) ? E.right(trustAfter(checked.right, initialState)) : checked
 }
 
+/**
+ * Checks a state that paysplit did not produce itself (loaded from storage, received from a
+ * caller, garbage) and returns a fresh deep copy of it, deep-frozen and trusted: `transition`,
+ * `decide`, `handle` and the world operations take it as it is, without validating it again
+ * (docs/decisions.md, "The state"), so a service that checks each row it loads validates it
+ * once per request. A state paysplit made (trusted already) comes back as it is. `initialState`
+ * for any object whose `status` is `NoPayment`.
+ *
+ * Anything else gives `Left` with code `ValidationFailed` and one issue per problem found (at most
+ * 100), each at a path below `state`: `state.grossAmount`, `state.moneySplits.2.amount`, or
+ * `state` itself for a value that is not an object; each with the codecs' reason and params and
+ * message. A higher `schemaVersion` than this release's is `UnsupportedSchemaVersion`. Only own
+ * properties are read, each once; numbers given as `-0` are copied as `0`, except in `metaData`.
+ *
+ * Checked: every field's type, format and limits (as on create), the kind against the gateway,
+ * and the money invariants: `grossAmount = Σ moneySplits[].amount`; cards have no `paidAmount`,
+ * excess or KID; invoices are never `Reserved` or `Cancelled`; before the charge nothing is
+ * charged, refunded or allocated (and an `Initiated` invoice is not yet fully paid); once charged
+ * `chargedAmount = grossAmount + refundedAmount`, `excessRefundedAmount ≤ refundedAmount ≤
+ * chargedAmount`, `Σ allocation = chargedAmount − excessRefundedAmount`, every current split is
+ * allocated with at least its current amount, a `Refunded` payment's gross is 0 and a charged
+ * invoice's `chargedAmount` is its `paidAmount`.
+ *
+ * Does not catch: a throwing getter or proxy throws through (the decider catches it).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { initialState, transition, validateState } from 'paysplit'
+ * assert.deepStrictEqual(validateState({ status: 'NoPayment' }), E.right(initialState))
+ * const bad = validateState({ status: 'Charged', grossAmount: -1 })
+ * assert.ok(E.isLeft(bad) && bad.left.code === 'ValidationFailed')
+ * assert.ok(E.isLeft(bad) && bad.left.issues?.some((i) => i.path === 'state.grossAmount'))
+ * const garbage = validateState(42)
+ * assert.ok(E.isLeft(garbage) && garbage.left.issues?.[0]?.path === 'state')
+ * // a stored payment, read back: validated once, frozen, and taken as it is by the next command
+ * const created = transition(initialState, {
+ *   type: 'CreatePayment', at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c',
+ *   request: {
+ *     externalPaymentReferenceID: 'order-1001', environment: 'test', paymentGateway: 'creditcard',
+ *     chargeImmediately: false, sellerConnectedAccountID: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+ *     grossAmount: 10000, currency: 'NOK', customerExternalID: 'customer-42',
+ *     successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
+ *     moneySplitList: [{ connectedAccountID: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', amount: 10000, isFee: false }],
+ *     webhookSubscriptions: [], metaData: {}
+ *   }
+ * })
+ * assert.ok(E.isRight(created))
+ * const loaded = validateState(JSON.parse(JSON.stringify(created.right[0])))
+ * assert.ok(E.isRight(loaded) && Object.isFrozen(loaded.right))
+ * assert.deepStrictEqual(loaded.right, created.right[0])
+ * assert.ok(E.isRight(transition(loaded.right, { type: 'CancelPayment', at: '2026-11-21T10:01:00.000Z' })))
+ */
+export const validateState = (input: unknown): E.Either<PaymentError, PaymentState> => admitState(input)

@@ -5,10 +5,10 @@
  * transport errors, and what each request leaves in the tables (state, events, outbox).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Payment } from '../src/index.js'
-import { kid } from '../src/index.js'
+import type { Payment, PaymentEvent } from '../src/index.js'
+import { kid, replay } from '../src/index.js'
 import type { Db } from '../docs/examples/service/db/db.js'
-import { storedPayment } from '../docs/examples/service/paysplit.js'
+import { paysplitRules, storedPayment, type Rules } from '../docs/examples/service/paysplit.js'
 import { cardRequest, invoiceRequest, patchOf } from './http.fixtures.js'
 import { bank, call, postForm, serverUrl, eventually, outboxOf, outboxSettled, Receiver, startService, testDb, type Running, type TestDb } from './reference-service.fixtures.js'
 
@@ -287,5 +287,50 @@ describe('authentication: bearer keys, the bank its own', () => {
     expect(r.headers.get('x-request-id')).toBe('req-42')
     const other = await fetch(`${base}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } })
     expect(other.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+  })
+})
+
+describe('the service writes what paysplit decided (one decision per request)', () => {
+  it('the events table holds exactly the events handle and the operations returned: replayed, they give the stored state', async () => {
+    const id = await create(cardRequest({ externalPaymentReferenceID: ref('decided'), chargeImmediately: true }))
+    expect((await pay(id, 'complete')).status).toBe(303)
+    expect((await call(base, 'POST', `/payments/${id}/refund/partially`, patchOf(await stored(id), { 1: 5000 }))).status).toBe(200)
+    const events = await db.query<{ body: PaymentEvent }>('SELECT body FROM payment_events WHERE payment_reference_id = $1 ORDER BY version', [id])
+    expect(events.rows.map((e) => e.body.type)).toStrictEqual(['PaymentCreated', 'PaymentCharged', 'PaymentPartiallyRefunded'])
+    expect(replay(events.rows.map((e) => e.body))).toStrictEqual(await stored(id))
+  })
+
+  it('each loaded row is checked once and handed to paysplit trusted (frozen); events a rules value does not return are not made up: 500, nothing written', async () => {
+    const seen: Array<boolean> = []
+    let checks = 0
+    const dropping: Rules = {
+      ...paysplitRules,
+      storedPayment: (state) => {
+        checks++
+        return paysplitRules.storedPayment(state)
+      },
+      handle: (world, request, ctx) => {
+        for (const p of world.payments.values()) seen.push(Object.isFrozen(p) && Object.isFrozen(p.moneySplits))
+        const [after, response, deliveries] = paysplitRules.handle(world, request, ctx)
+        // a broken rules value: changes the world but returns no events
+        return [after, response, deliveries, []]
+      }
+    }
+    const other = await startService(db, { CATCH_ALL_URL: `${hooks}/all` }, dropping)
+    try {
+      const id = await create(cardRequest({ externalPaymentReferenceID: ref('dropping'), chargeImmediately: true }))
+      expect((await pay(id, 'complete')).status).toBe(303)
+      const before = await stored(id)
+      checks = 0
+      const refund = await call(other.base, 'POST', `/payments/${id}/refund/partially`, patchOf(before, { 1: 5000 }))
+      expect(refund.status).toBe(500)
+      expect(checks).toBe(1)
+      expect(seen).toStrictEqual([true])
+      expect(await stored(id)).toStrictEqual(before)
+      const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_events WHERE payment_reference_id = $1', [id])
+      expect(count.rows[0]?.n).toBe(2)
+    } finally {
+      await other.service.close()
+    }
   })
 })

@@ -11,7 +11,9 @@ import type { PaymentError } from '../errors.js'
 import { paymentError, validationError } from '../errors.js'
 import { KID_RULE } from '../kid.js'
 import type { PaymentEvent } from '../events.js'
-import type { Payment } from '../payment.js'
+import type { Payment, PaymentState } from '../payment.js'
+import { isPayment } from '../payment.js'
+import { admitState } from '../trustedState.js'
 import { check, POSITIVE, type Issues } from '../codecs/fields.js'
 import { own } from '../internal/own.js'
 import { notFound } from './responses.js'
@@ -20,10 +22,10 @@ import {
   isWorld,
   keyOf,
   openInvoicesWithKid,
-  readable,
   run,
   unreadable,
   type Checked,
+  type ContextExtra,
   type Ran,
   type Deliveries,
   type World
@@ -82,12 +84,13 @@ const refused = (world: World, error: PaymentError): Operated => [world, E.left(
 // internals
 // -------------------------------------------------------------------------------------
 
-/** The payment as stored, when it can be read (validated if paysplit did not make it). */
-const readableAt = (world: World, paymentReferenceID: string): Payment | undefined => {
+/**
+ * The payment as stored, admitted (validated if paysplit did not make it, then trusted): the state
+ * the command runs on, so it is validated once; `undefined` when there is none.
+ */
+const admittedAt = (world: World, paymentReferenceID: string): E.Either<PaymentError, PaymentState> | undefined => {
   const stored = world.payments.get(keyOf(paymentReferenceID))
-  if (stored === undefined) return undefined
-  const payment = readable(stored)
-  return E.isRight(payment) ? payment.right : undefined
+  return stored === undefined ? undefined : admitState(stored)
 }
 
 /** The outcome of running a command: the world it gave, or the world as it was when the command failed. */
@@ -102,15 +105,19 @@ const operate = (
   world: World,
   paymentReferenceID: unknown,
   ctx: unknown,
-  commandOf: (c: Checked) => Command
+  commandOf: (c: Checked) => Command,
+  extra?: ContextExtra
 ): readonly [operated: Operated, before: Payment | undefined] => {
   try {
     if (!isWorld(world) || typeof paymentReferenceID !== 'string') return [refused(world, unreadable), undefined]
-    const before = readableAt(world, paymentReferenceID)
-    const checked = checkContext(ctx, false)
+    const admitted = admittedAt(world, paymentReferenceID)
+    const before = admitted !== undefined && E.isRight(admitted) && isPayment(admitted.right) ? admitted.right : undefined
+    const checked = checkContext(ctx, false, extra)
     if (E.isLeft(checked)) return [refused(world, checked.left), before]
-    if (!world.payments.has(keyOf(paymentReferenceID))) return [refused(world, notFound), undefined]
-    return [operated(world, run(world, paymentReferenceID, commandOf(checked.right), checked.right.catchAllUrl)), before]
+    if (admitted === undefined) return [refused(world, notFound), undefined]
+    if (E.isLeft(admitted)) return [refused(world, admitted.left), undefined]
+    const c = checked.right
+    return [operated(world, run(world, paymentReferenceID, commandOf(c), c.catchAllUrl, admitted.right)), before]
   } catch {
     return [refused(world, unreadable), undefined]
   }
@@ -204,8 +211,8 @@ export const failForm = (
   const [[w, result, deliveries, events], before] = operate(world, paymentReferenceID, ctx, (c) => ({
     type: 'FailPaymentForm',
     at: c.at,
-    reason: own(ctx, 'reason') as string
-  }))
+    reason: c.reason as string
+  }), 'reason')
   return [w, result, deliveries, before?.failedUrl, events]
 }
 

@@ -10,15 +10,13 @@
 import * as E from '../internal/either.js'
 import { decodePaymentIntentRequest } from '../codecs/decode.js'
 import type { Command, CreatePayment } from '../commands.js'
-import { decideCreateDecoded } from '../decide.js'
+import { transitionWith } from '../decider.js'
 import type { PaymentError } from '../errors.js'
 import { paymentError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
-import { evolve } from '../evolve.js'
 import { kid as kidNumber } from '../kid.js'
-import type { Payment, PaymentState } from '../payment.js'
+import type { Payment } from '../payment.js'
 import type { Customer, MoneySplitPatch } from '../codecs/requests.js'
-import { admitState, trustAfter } from '../trustedState.js'
 import { checkIdempotencyKey, rememberOutcome } from './idempotency.js'
 import { hasOwn, isObject, own } from '../internal/own.js'
 import { handleRead } from './reads.js'
@@ -119,20 +117,6 @@ const sameValue = (a: unknown, b: unknown): boolean => {
   )
 }
 
-/** `transition` for a create whose request is decoded already: decided, folded and trusted, as `transition` does. */
-const createDecoded = (
-  state: PaymentState,
-  command: CreatePayment
-): E.Either<PaymentError, readonly [payment: PaymentState, events: ReadonlyArray<PaymentEvent>]> => {
-  const admitted = admitState(state)
-  if (E.isLeft(admitted)) return admitted
-  const decided = decideCreateDecoded(admitted.right, command)
-  if (E.isLeft(decided)) return decided
-  let after = admitted.right
-  for (const e of decided.right) after = evolve(after, e)
-  return E.right([trustAfter(after, admitted.right), decided.right])
-}
-
 const CREATE = { name: 'createPayment' } as const
 
 const createError = (world: World, error: PaymentError): Handled => unchanged(world, errorResponse('createPayment', error))
@@ -181,7 +165,8 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
     request,
     ...withKid
   }
-  const created = createDecoded(stateOf(world, c.paymentReferenceID), command)
+  // transition's own body, given the request decoded above (not decoded again)
+  const created = transitionWith(stateOf(world, c.paymentReferenceID), command, request)
   if (E.isLeft(created)) return createError(world, created.left)
   // a state after an accepted create is a payment
   const [payment, events] = created.right as readonly [Payment, ReadonlyArray<PaymentEvent>]
@@ -300,14 +285,14 @@ export const handle = (world: World, request: HttpRequest, ctx: HandleContext): 
     if (E.isLeft(matched)) return unchanged(world, mismatchResponse(matched.left))
     const route = matched.right
     if (isReadRoute(route)) return unchanged(world, handleRead(world, route))
-    const checked = checkContext(ctx, route.name === 'createPayment')
+    const create = route.name === 'createPayment'
+    const checked = checkContext(ctx, create, create ? 'kid' : undefined)
     if (E.isLeft(checked)) return unchanged(world, errorResponse(route.name, checked.left))
     // safe retries (docs/rules.md C13): the key is checked after the route and the context
     const keyed = checkIdempotencyKey(world, request, ctx, route.name, checked.right.at)
     if (keyed.kind === 'answer') return unchanged(world, keyed.response)
     const body = own(request, 'body')
-    const [next, response, deliveries, events] =
-      route.name === 'createPayment' ? handleCreate(world, body, checked.right) : handlePayment(world, route, body, checked.right)
+    const [next, response, deliveries, events] = create ? handleCreate(world, body, checked.right) : handlePayment(world, route, body, checked.right)
     return [rememberOutcome(keyed, world, next, response), response, deliveries, events]
   } catch {
     return unchanged(world, errorResponse(undefined, unreadable))

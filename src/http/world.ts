@@ -213,14 +213,19 @@ export const readable = (stored: Payment): E.Either<PaymentError, Payment> => {
 /** What running a command on one payment gave: the new world, the payment, its events, its webhooks. */
 export type Ran = readonly [world: World, payment: Payment, events: ReadonlyArray<PaymentEvent>, deliveries: Deliveries]
 
-/** Runs a command on one payment of the world; the webhooks report the world's customer record. */
+/**
+ * Runs a command on one payment of the world; the webhooks report the world's customer record.
+ * `state` is the payment's state when the caller admitted it already (so it is validated once).
+ */
 export const run = (
   world: World,
   paymentReferenceID: string,
   command: Command,
-  catchAllUrl: string | undefined
+  catchAllUrl: string | undefined,
+  state: PaymentState = stateOf(world, paymentReferenceID)
 ): E.Either<PaymentError, Ran> => {
-  const result = transition(stateOf(world, paymentReferenceID), command)
+  // `state`: the payment as stored, or as admitted already by the caller (not validated again)
+  const result = transition(state, command)
   if (E.isLeft(result)) return result
   // a state after an accepted command is a payment
   const [after, events] = result.right as readonly [Payment, ReadonlyArray<PaymentEvent>]
@@ -254,8 +259,10 @@ export interface Checked {
   readonly catchAllUrl: string | undefined
   /** Only when asked for: a UUID. */
   readonly paymentReferenceID: string
-  /** As given (checked by the create of an invoice only). */
+  /** As given, when asked for (checked by the create of an invoice only). */
   readonly kid: unknown
+  /** As given, when asked for (a failed form's; the decider checks it). */
+  readonly reason: unknown
 }
 
 const contextIssue = (path: string, format: string): Issue => issue(path, 'format', { format })
@@ -267,18 +274,47 @@ export const invalidContext = (issues: ReadonlyArray<Issue>): PaymentError => ({
   issues
 })
 
+/** A context that is no plain object, or that cannot be read (a getter that throws, a revoked proxy). */
+const notAContext: PaymentError = invalidContext([issue('', 'type', { expected: 'object' })])
+
+/** An optional field of the context that only some operations read. */
+export type ContextExtra = 'kid' | 'reason' | undefined
+
+/**
+ * The fields of a context the operation uses, each read once, own properties only; `undefined`
+ * when it cannot be read.
+ */
+const readContext = (
+  ctx: unknown,
+  needsId: boolean,
+  extra: ContextExtra
+): { at: unknown; id: unknown; catchAllUrl: unknown; kid: unknown; reason: unknown } | undefined => {
+  try {
+    if (!isObject(ctx) || Array.isArray(ctx)) return undefined
+    return {
+      at: own(ctx, 'at'),
+      id: needsId ? own(ctx, 'paymentReferenceID') : undefined,
+      catchAllUrl: own(ctx, 'catchAllUrl'),
+      kid: extra === 'kid' ? own(ctx, 'kid') : undefined,
+      reason: extra === 'reason' ? own(ctx, 'reason') : undefined
+    }
+  } catch {
+    // the context is the service's: one it cannot read is its fault as much as a wrong one
+    return undefined
+  }
+}
+
 /**
  * Checks the fields of a context the operation uses (docs/rules.md C6): `at` always,
- * `paymentReferenceID` when `needsId`, `catchAllUrl` when given. Only own properties are read; an
- * own `catchAllUrl: undefined` is no catch-all url.
+ * `paymentReferenceID` when `needsId`, `catchAllUrl` when given; `extra` is read as given. Only
+ * own properties are read, each once, here and nowhere else; an own `catchAllUrl: undefined` is no
+ * catch-all url. A context that cannot be read (a getter that throws, a revoked proxy) is
+ * `InvalidContext` too: the context is the service's.
  */
-export const checkContext = (ctx: unknown, needsId: boolean): E.Either<PaymentError, Checked> => {
-  if (!isObject(ctx) || Array.isArray(ctx)) {
-    return E.left(invalidContext([issue('', 'type', { expected: 'object' })]))
-  }
-  const at = own(ctx, 'at')
-  const id = own(ctx, 'paymentReferenceID')
-  const catchAllUrl = own(ctx, 'catchAllUrl')
+export const checkContext = (ctx: unknown, needsId: boolean, extra?: ContextExtra): E.Either<PaymentError, Checked> => {
+  const read = readContext(ctx, needsId, extra)
+  if (read === undefined) return E.left(notAContext)
+  const { at, id, catchAllUrl } = read
   const issues: Array<Issue> = []
   if (!isTimestamp(at)) issues.push(contextIssue('at', 'timestamp'))
   if (needsId && (typeof id !== 'string' || !isUuid(id))) issues.push(contextIssue('paymentReferenceID', 'uuid'))
@@ -290,7 +326,8 @@ export const checkContext = (ctx: unknown, needsId: boolean): E.Either<PaymentEr
     at: at as string,
     catchAllUrl: catchAllUrl as string | undefined,
     paymentReferenceID: typeof id === 'string' ? id : '',
-    kid: own(ctx, 'kid')
+    kid: read.kid,
+    reason: read.reason
   })
 }
 

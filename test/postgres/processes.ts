@@ -24,7 +24,9 @@ export class ServiceProcess {
 
   /** Starts a process on the database at `url`; resolves once it listens. */
   static async start(url: string, env: Record<string, string> = {}, script = 'docs/examples/service/main.ts'): Promise<ServiceProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    // PAYSPLIT_BUILT=1 (the benchmark): paysplit from the built package, as a user runs it
+    const built = env['PAYSPLIT_BUILT'] === '1' ? ['--import', './bench/built-paysplit.mjs'] : []
+    const child = spawn(process.execPath, ['--import', 'tsx', ...built, script], {
       cwd: root,
       env: { ...process.env, ...testEnv(env), DATABASE_URL: url },
       stdio: ['ignore', 'pipe', 'pipe']

@@ -4,17 +4,7 @@
  * any other Node service, and a test or a benchmark can swap or time the rules in one place.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import {
-  decide,
-  paymentError,
-  validateState,
-  type Command,
-  type Customer,
-  type Payment,
-  type PaymentError,
-  type PaymentEvent,
-  type PaymentState
-} from 'paysplit'
+import { paymentError, validateState, type Customer, type Payment, type PaymentError } from 'paysplit'
 import {
   completeForm,
   failForm,
@@ -43,7 +33,9 @@ export const worldOf = (
 /**
  * A state read from the database, checked before anything runs on it (it may have been written
  * by another release, or by hand): the payment, or why it cannot be used (a newer schemaVersion is
- * `UnsupportedSchemaVersion`).
+ * `UnsupportedSchemaVersion`). What `validateState` returns is trusted (frozen and marked), so
+ * `handle` and the form and bank operations take it as it is: each row is validated once per
+ * request.
  */
 export const storedPayment = (state: unknown): E.Either<PaymentError, Payment> => {
   const checked = validateState(state)
@@ -63,16 +55,16 @@ export type { WebhookMessage }
 
 /**
  * Every paysplit call the service makes, as one value: the routes, the store and the relay use
- * only these. `createService` takes another (tests swap in broken variants to prove the tests
- * catch them; the benchmark's baseline skips the rules to measure what they cost).
+ * only these. Each decision is made once: `handle` and the operations return the events they
+ * applied, and the store writes exactly those (no command is decided again). `createService`
+ * takes another (tests swap in broken variants to prove the tests catch them; the benchmark's
+ * baseline skips the rules to measure what they cost).
  */
 export interface Rules {
   /** A state read from the database, checked. */
   readonly storedPayment: (state: unknown) => E.Either<PaymentError, Payment>
   /** One request of the payments API on a slice of the world. */
   readonly handle: (world: World, request: HttpRequest, ctx: HandleContext) => Handled
-  /** The events of a command (decided again, to be stored). */
-  readonly decide: (state: PaymentState, command: Command) => E.Either<PaymentError, ReadonlyArray<PaymentEvent>>
   readonly completeForm: (world: World, id: string, ctx: EventContext) => FormOutcome
   readonly failForm: (world: World, id: string, ctx: EventContext & { readonly reason?: string }) => FormOutcome
   readonly transferByKid: (world: World, transfer: { readonly kid: string; readonly amount: number }, ctx: EventContext) => Operated
@@ -83,7 +75,6 @@ export interface Rules {
 export const paysplitRules: Rules = {
   storedPayment,
   handle,
-  decide,
   completeForm,
   failForm,
   transferByKid: receiveTransferByKid,
@@ -118,7 +109,6 @@ export const timedRules = (rules: Rules, spent: Spent): Rules => {
   return {
     storedPayment: timed('storedPayment'),
     handle: timed('handle'),
-    decide: timed('decide'),
     completeForm: timed('completeForm'),
     failForm: timed('failForm'),
     transferByKid: timed('transferByKid'),

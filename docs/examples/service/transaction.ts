@@ -4,7 +4,7 @@
  * version that moved, a unique key another process took first, a serialization failure or a
  * deadlock) rolls back and runs the whole request again on fresh rows, a bounded number of times.
  */
-import type { Command } from 'paysplit'
+import type { PaymentEvent } from 'paysplit'
 import type { WebhookDelivery, World } from 'paysplit/http'
 import { isSqlError, retryableStates, UNIQUE_VIOLATION, type Db, type Queryable } from './db/db.js'
 import { deleteExpiredKeys, loadKey, lockKey, writeKey, type KeyOfRequest } from './db/idempotency.js'
@@ -16,8 +16,8 @@ export interface Ran<R> {
   readonly world: World
   readonly result: R
   readonly deliveries: ReadonlyArray<WebhookDelivery>
-  /** The command that changed a payment, if one did (its events are stored). */
-  readonly command?: Command
+  /** The events paysplit applied, as it returned them: stored as they are. */
+  readonly events: ReadonlyArray<PaymentEvent>
   /** Side rows of the request written in the same transaction (e.g. a parked bank transfer). */
   readonly extra?: (tx: Queryable) => Promise<void>
 }
@@ -78,7 +78,7 @@ export const runTransaction = async <R>(
         const loaded = await loadSlice(tx, work.keys, { lock: work.lock, lockCustomers: work.lockCustomers }, options.rules)
         const slice = idem === undefined ? loaded : { ...loaded, world: await loadKey(tx, idem.key, loaded.world) }
         const ran = work.run(slice.world, attempt)
-        if (ran.world !== slice.world) await writeChanges(tx, slice, ran.world, ran.deliveries, ran.command, options.rules)
+        if (ran.world !== slice.world) await writeChanges(tx, slice, ran.world, ran.deliveries, ran.events)
         if (idem !== undefined) keyStoredAt = await writeKey(tx, idem.key, slice.world, ran.world)
         if (ran.extra !== undefined) await ran.extra(tx)
         return ran

@@ -9,7 +9,6 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import {
-  type Command,
   type Customer,
   type Payment,
   type PaymentError,
@@ -122,19 +121,6 @@ export const loadSlice = async (
   return { world: worldOf(payments, customers, references), paymentVersions, customerVersions }
 }
 
-/** A payment's events, as `decide` gives them for the command that changed it. */
-const eventsOf = (rules: Rules, before: Payment | undefined, after: Payment, command: Command | undefined): ReadonlyArray<PaymentEvent> => {
-  const from = before ?? { status: 'NoPayment' as const }
-  const decided = command === undefined ? undefined : rules.decide(from, command)
-  const expected = after.version - (before?.version ?? 0)
-  if (decided === undefined || E.isLeft(decided) || decided.right.length !== expected) {
-    // paysplit changed a payment, and deciding the same command again does not give as many
-    // events: the service built the command wrong. Nothing is written (500).
-    throw new Error(`The events of payment ${after.paymentReferenceID} could not be rebuilt from its command.`)
-  }
-  return decided.right
-}
-
 /** Rows of a multi-row VALUES list: `($1,$2,…),($k,…)`. */
 const valuesList = (rows: number, columns: number, casts: ReadonlyArray<string> = []): string =>
   Array.from({ length: rows }, (_, r) =>
@@ -143,23 +129,29 @@ const valuesList = (rows: number, columns: number, casts: ReadonlyArray<string> 
 
 /**
  * Writes what `after` changed in the slice: payments (inserted, or updated only at the version
- * read), their events, customers (same check), and one outbox row per webhook delivery.
- * `command` is what changed the payment (its events are decided again to be stored).
- * Throws {@link WriteConflict} when a version moved.
+ * read), their events (exactly those paysplit returned: `applied`), customers (same check), and
+ * one outbox row per webhook delivery. Throws {@link WriteConflict} when a version moved.
  */
 export const writeChanges = async (
   tx: Queryable,
   slice: Slice,
   after: World,
   deliveries: ReadonlyArray<WebhookDelivery>,
-  command: Command | undefined,
-  rules: Rules
+  applied: ReadonlyArray<PaymentEvent>
 ): Promise<void> => {
   const before = slice.world
   const events: Array<unknown> = []
+  // paysplit changes at most one payment a request, and its events are that payment's, in order
+  let changed = 0
   for (const [key, payment] of after.payments) {
     const old = before.payments.get(key)
     if (old === payment) continue
+    changed++
+    const first = (old?.version ?? 0) + 1
+    if (changed > 1 || payment.version - first + 1 !== applied.length) {
+      // not what paysplit returns: write nothing (500) rather than a history that does not add up
+      throw new Error(`The events returned do not account for the change of payment ${payment.paymentReferenceID}.`)
+    }
     const state = JSON.stringify(payment)
     if (old === undefined) {
       const reference = after.references.get(payment.externalPaymentReferenceID)
@@ -186,9 +178,7 @@ export const writeChanges = async (
       )
       if (updated.rowCount !== 1) throw new WriteConflict(`Payment ${key}`)
     }
-    const decided = eventsOf(rules, old, payment, command)
-    const first = (old?.version ?? 0) + 1
-    decided.forEach((event, i) => {
+    applied.forEach((event, i) => {
       events.push(key, first + i, event.type, JSON.stringify(event), event.at)
     })
   }

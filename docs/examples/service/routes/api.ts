@@ -4,7 +4,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { IncomingMessage } from 'node:http'
-import { invalid, paymentError, type Command } from 'paysplit'
+import { invalid, paymentError } from 'paysplit'
 import {
   errorResponse,
   matchRoute,
@@ -12,7 +12,6 @@ import {
   routeTakesBody,
   type HandleContext,
   type HttpResponse,
-  type Route,
   type World
 } from 'paysplit/http'
 import { keyOfRequest, KeyInFlight, scopeOf } from '../db/idempotency.js'
@@ -72,40 +71,6 @@ export const keysOf = (method: string, target: string, body: unknown, kid: strin
   return noKeys
 }
 
-/**
- * The command `handle` ran for this route, rebuilt so that its events can be stored (`after`: the
- * world it left; a create's decoded request is the one it stored under its reference).
- */
-const commandOf = (route: Route, body: unknown, ctx: HandleContext, after: World): Command | undefined => {
-  const at = ctx.at
-  switch (route.name) {
-    case 'createPayment': {
-      const request = after.references.get(text(body, 'externalPaymentReferenceID') ?? '')?.request
-      if (request === undefined) return undefined
-      return {
-        type: 'CreatePayment',
-        at,
-        paymentReferenceID: ctx.paymentReferenceID,
-        request,
-        ...(ctx.kid !== undefined ? { kid: ctx.kid } : {})
-      }
-    }
-    case 'cancelPayment':
-      return { type: 'CancelPayment', at }
-    case 'chargePayment':
-      return { type: 'ChargePayment', at }
-    case 'refundPayment':
-      return { type: 'RefundPayment', at }
-    case 'refundPartially':
-      return { type: 'RefundPartially', at, patch: body as never }
-    case 'adjustInvoice':
-      return { type: 'AdjustInvoice', at, patch: body as never }
-    default:
-      // the reads change nothing
-      return undefined
-  }
-}
-
 /** Answers one request of the payments API. */
 export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string, target: string): Promise<Reply> => {
   const { config } = deps
@@ -158,13 +123,9 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
           // A repeated create keeps the KID it was given (the stored invoice's own).
           const kid = isInvoice ? (stored?.kid ?? fixedKid ?? randomKid()) : undefined
           const ctx: HandleContext = { at: deps.now(), paymentReferenceID, ...(kid !== undefined ? { kid } : {}), ...catchAll, idempotencyScope }
-          const [after, response, deliveries] = deps.rules.handle(world, { method, path: target, body, ...headers }, ctx)
-          return {
-            world: after,
-            result: response,
-            deliveries,
-            ...(after !== world ? { command: commandOf(route, body, ctx, after) } : {})
-          }
+          // the events paysplit applied come back with the answer: stored as they are
+          const [after, response, deliveries, events] = deps.rules.handle(world, { method, path: target, body, ...headers }, ctx)
+          return { world: after, result: response, deliveries, events }
         }
       },
       { attempts: config.maxTransactionAttempts, retryDuplicateKid: config.kidScheme === 'random', rules: deps.rules }

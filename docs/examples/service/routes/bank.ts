@@ -42,13 +42,13 @@ export const bankTransfer = async (deps: Deps, req: IncomingMessage, requestId: 
       lockCustomers: false,
       run: (world) => {
         const at = deps.now()
-        const [after, result, deliveries] = deps.rules.transferByKid(world, transfer, { at, ...catchAll })
+        const [after, result, deliveries, events] = deps.rules.transferByKid(world, transfer, { at, ...catchAll })
         const unmatched = E.isLeft(result) && result.left.code === 'UnmatchedTransfer'
         return {
           world: after,
           result,
           deliveries,
-          command: { type: 'ReceiveInvoiceTransfer', at, amount: transfer.amount, kid: transfer.kid },
+          events,
           ...(unmatched
             ? {
                 extra: async (tx) => {

@@ -268,14 +268,11 @@ export const submitForm = async (deps: Deps, req: IncomingMessage, id: string, a
       lockCustomers: false,
       run: (world) => {
         const at = deps.now()
-        const [after, , deliveries, redirectUrl] =
+        const [after, , deliveries, redirectUrl, events] =
           run === 'complete'
             ? deps.rules.completeForm(world, id, { at, ...catchAll })
             : deps.rules.failForm(world, id, { at, ...catchAll, ...(reason !== undefined ? { reason } : {}) })
-        const command = run === 'complete'
-          ? ({ type: 'CompletePaymentForm', at } as const)
-          : ({ type: 'FailPaymentForm', at, ...(reason !== undefined ? { reason } : {}) } as const)
-        return { world: after, result: redirectUrl, deliveries, command }
+        return { world: after, result: redirectUrl, deliveries, events }
       }
     },
     { attempts: deps.config.maxTransactionAttempts, retryDuplicateKid: false, rules: deps.rules }

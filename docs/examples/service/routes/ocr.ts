@@ -79,9 +79,10 @@ const apply = async (deps: Deps, transactions: ReadonlyArray<OcrTransaction>, he
       for (const k of keys) payments.set(k, current.get(k) as Payment)
       const world: World = { ...loaded.world, payments }
       const slice: Slice = { world, paymentVersions: versions, customerVersions: loaded.customerVersions }
-      const [after, row, sent] = receiveOcrTransaction(world, t, { at, ...catchAll })
+      const [after, row, sent, events] = receiveOcrTransaction(world, t, { at, ...catchAll })
       if (after !== world) {
-        await writeChanges(tx, slice, after, sent, { type: 'ReceiveInvoiceTransfer', at, amount: t.amount, kid: t.kid }, deps.rules)
+        // the events paysplit applied, stored as they are
+        await writeChanges(tx, slice, after, sent, events)
         deliveries += sent.length
         for (const [k, p] of after.payments) {
           if (payments.get(k) === p) continue
