@@ -5,7 +5,7 @@
  * Nothing here is retyped: every limit, list and format comes from the tables the codecs and the
  * wire mapping run on (`limits`, `currencyCodes`, the webhook event types, the environments,
  * gateways and update types, the regular expressions of the validators, the status of every
- * error code, the guards of every command, `allowedMethods`). A test (test/openapi.test.ts)
+ * error code, the guards of every command, `allowedMethods`). A test (test/repo/openapi.test.ts)
  * regenerates the document and compares it with the committed file, validates it with a
  * maintained OpenAPI validator, and checks ajv with these schemas against the codecs on more than
  * 10 000 bodies. What JSON Schema cannot say is listed in {@link unexpressedRules} and written
@@ -185,7 +185,7 @@ const exact = (description: string, properties: Record<string, Schema>, optional
 
 /**
  * The form of a KID (docs/rules.md C7) that a pattern can say: 1–24 digits, then a digit or `-`.
- * Written here, not read from kid.ts (which checks it character by character); test/openapi.test.ts
+ * Written here, not read from kid.ts (which checks it character by character); test/repo/openapi.test.ts
  * checks it against `kid.isValid` and `kid.create`.
  */
 export const KID_FORM = '^[0-9]{1,24}[0-9-]$'

@@ -6,15 +6,15 @@ import base from './vitest.config.js'
  * `npm test` keeps `.config/vitest.config.ts`. Same tests, less of what cannot kill a mutant of
  * the domain modules (docs/testing.md, "Mutation testing"):
  *
- * - `test/package.test.ts` builds `dist/` with tsup and runs it in child processes, which never
+ * - `test/repo/package.test.ts` builds `dist/` with tsup and runs it in child processes, which never
  *   activate a mutant (Stryker switches mutants through a global of the test process);
- *   `test/reference-service.process.test.ts` does the same with the reference service's build;
- * - `test/server*.test.ts` and `test/conformance.test.ts` drive the test server over real
+ *   `test/service/reference-service.process.test.ts` does the same with the reference service's build;
+ * - `test/http/server*.test.ts` and `test/testing-kit/conformance.test.ts` drive the test server over real
  *   sockets (seconds per test); every rule they check goes through `handle`/`transition`, which
  *   the in-process tests (`http.test.ts`, `service.test.ts`, the decider and module tests) check
  *   directly, and the measured runs lost no kill without them;
- * - `test/testing.long.test.ts` is skipped below factor 100 anyway;
- * - `test/decodeOnce.test.ts` and `test/validateOnce.test.ts` count the decoder's and the stored-state
+ * - `test/testing-kit/testing.long.test.ts` is skipped below factor 100 anyway;
+ * - `test/http/decodeOnce.test.ts` and `test/state/validateOnce.test.ts` count the decoder's and the stored-state
  *   validator's calls through `vi.mock`, which a shared module graph cannot honour (the module is
  *   loaded before the mock), and kill no mutant of a rule.
  *
@@ -35,13 +35,13 @@ export default mergeConfig(
     test: {
       exclude: [
         ...configDefaults.exclude,
-        'test/package.test.ts',
-        'test/reference-service.process.test.ts',
-        'test/server*.test.ts',
-        'test/conformance.test.ts',
-        'test/testing.long.test.ts',
-        'test/decodeOnce.test.ts',
-        'test/validateOnce.test.ts'
+        'test/repo/package.test.ts',
+        'test/service/reference-service.process.test.ts',
+        'test/http/server*.test.ts',
+        'test/testing-kit/conformance.test.ts',
+        'test/testing-kit/testing.long.test.ts',
+        'test/http/decodeOnce.test.ts',
+        'test/state/validateOnce.test.ts'
       ],
       env: { PAYSPLIT_NUM_RUNS_FACTOR: '0.1' },
       isolate: false

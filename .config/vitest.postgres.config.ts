@@ -13,8 +13,8 @@ export default defineConfig({
   root,
   resolve: { alias: paysplitAlias },
   test: {
-    include: ['test/reference-service*.test.ts', 'test/postgres/**/*.test.ts'],
-    setupFiles: ['test/setup.ts'],
+    include: ['test/service/reference-service*.test.ts', 'test/postgres/**/*.test.ts'],
+    setupFiles: ['test/support/setup.ts'],
     globalSetup: ['test/postgres/global-setup.ts'],
     fileParallelism: false,
     testTimeout: 240_000,

@@ -25,7 +25,7 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import { startEmbeddedPostgres } from '../docs/examples/service/db/embedded.js'
 import { devApiKey } from '../docs/examples/service/config.js'
-import { createDatabase, formTokenFor } from '../test/reference-service.fixtures.js'
+import { createDatabase, formTokenFor } from '../test/support/reference-service.fixtures.js'
 import { percentile, ServiceProcess } from '../test/postgres/processes.js'
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '8')

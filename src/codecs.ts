@@ -32,9 +32,9 @@ export type {
 export type { Codec } from './codecs/decode.js'
 export type { Schema, StandardIssue, StandardResult, StandardSchemaV1 } from './codecs/standardSchema.js'
 export { forForm, withMessages } from './codecs/forms.js'
-export { flattenIssues, formatIssue } from './codecs/messages/format.js'
-export { en } from './codecs/messages/en.js'
-export { nb } from './codecs/messages/nb.js'
+export { flattenIssues, formatIssue } from './messages/format.js'
+export { en } from './messages/en.js'
+export { nb } from './messages/nb.js'
 export {
   Customer,
   decodeMoneySplitPatch,

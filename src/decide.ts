@@ -39,7 +39,7 @@ import type { PaymentCommandType } from './transitions.js'
 import { checkGuards } from './transitions.js'
 import { isTimestamp } from './codecs/validators.js'
 import { own } from './internal/own.js'
-import { admitState } from './trustedState.js'
+import { admitState } from './state/trustedState.js'
 
 
 // -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import { initialState } from './payment.js'
 import { isTrusted } from './internal/trust.js'
 import { decide, decideAdmitted, unreadable } from './decide.js'
 import { applyEvent, evolve, evolvePlain } from './evolve.js'
-import { admitState, trustAfter } from './trustedState.js'
+import { admitState, trustAfter } from './state/trustedState.js'
 
 
 // -------------------------------------------------------------------------------------

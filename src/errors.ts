@@ -7,8 +7,8 @@
  */
 
 import type { Issue, IssueCode, IssueParams, IssueReason } from './messages/issues.js'
-import { en } from './codecs/messages/en.js'
-import { plainMessage } from './codecs/messages/format.js'
+import { en } from './messages/en.js'
+import { plainMessage } from './messages/format.js'
 import { own } from './internal/own.js'
 
 export type { Issue, IssueCode, IssueParams, IssueReason, Messages } from './messages/issues.js'

@@ -2,7 +2,7 @@
  * `paysplit/http` — the payments service on the wire, as pure functions (docs/rules.md C5–C6,
  * C9–C10): routes, response bodies, HTTP status per error, webhook deliveries and their Standard
  * Webhooks messages, and the in-memory service model that runs whole requests, reads, the payment
- * form and bank transfers. No I/O: a server (see docs/examples/server.ts) brings sockets,
+ * form and bank transfers. No I/O: a server (see test/support/server.ts) brings sockets,
  * storage, the clock, identifiers and webhook transport.
  *
  * @packageDocumentation
@@ -71,7 +71,7 @@ export type { CreatedReference, Deliveries, World } from './http/world.js'
 export { handle } from './http/service.js'
 export type { Handled, HandleContext, HttpRequest } from './http/service.js'
 export { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_TTL_MS, idempotencyEntryKey } from './http/idempotency.js'
-export type { IdempotencyKeys, IdempotencyRecord } from './http/idempotency.js'
+export type { IdempotencyKeys, IdempotencyRecord } from './http/world.js'
 export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from './http/bank.js'
 export type { EventContext, FormOperated, Operated, Transfer } from './http/bank.js'
 

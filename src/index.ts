@@ -29,7 +29,7 @@ export type {
   PaymentStatus
 } from './payment.js'
 export { longStatus, parseStatus, paymentStatuses } from './status.js'
-export { validateState } from './trustedState.js'
+export { validateState } from './state/trustedState.js'
 
 // commands and events
 export { commandTypes } from './commands.js'

@@ -12,7 +12,7 @@
 import type { Messages } from '../errors.js'
 import { hasOwn } from '../internal/own.js'
 import { isRecord } from './fields.js'
-import { formatIssue } from './messages/format.js'
+import { formatIssue } from '../messages/format.js'
 import type { Schema } from './standardSchema.js'
 
 /** A schema of paysplit from its `validate`. */

@@ -13,7 +13,9 @@ import { issue, paymentError, validationError } from '../errors.js'
 import { isObject, own } from '../internal/own.js'
 import { errorResponse, type HttpResponse } from './responses.js'
 import type { RouteName } from './routes.js'
-import type { World } from './world.js'
+import type { IdempotencyKeys, IdempotencyRecord, World } from './world.js'
+
+export type { IdempotencyKeys, IdempotencyRecord } from './world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -42,27 +44,6 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000
  */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
 
-/**
- * What the world remembers of the first request that carried a key: the request (its method, its
- * path as given, and a copy of its body), the response paysplit gave, and the `at` of that first
- * use. A service that keeps its data in a database stores these fields as they are and puts the
- * record back into the world it passes to `handle`, under {@link idempotencyEntryKey}.
- */
-export interface IdempotencyRecord {
-  /** `ctx.idempotencyScope` of the first use; absent: the shared scope. */
-  readonly scope?: string
-  readonly key: string
-  readonly method: string
-  readonly path: string
-  /** The body as the first request gave it (absent when it had none). */
-  readonly body?: unknown
-  readonly response: HttpResponse
-  /** The `at` of the first use: the record is forgotten 24 hours later. */
-  readonly at: string
-}
-
-/** The keys a world remembers, by {@link idempotencyEntryKey} of their scope and key. */
-export type IdempotencyKeys = ReadonlyMap<string, IdempotencyRecord>
 
 /**
  * The entry of a key in a world's `idempotencyKeys`: scope and key together, so that two scopes

@@ -15,17 +15,39 @@ import type { PaymentEvent } from '../events.js'
 import type { Payment, PaymentState } from '../payment.js'
 import { initialState, isPayment } from '../payment.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
-import { admitState } from '../trustedState.js'
+import { admitState } from '../state/trustedState.js'
 import { isHttpUrl, isTimestamp, isUuid } from '../codecs/validators.js'
-import type { IdempotencyKeys } from './idempotency.js'
 import { isObject, own } from '../internal/own.js'
-import { notFound } from './responses.js'
+import { notFound, type HttpResponse } from './responses.js'
 import { webhookDeliveries, type WebhookDelivery } from './webhooks.js'
 
 
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
+
+/**
+ * What the world remembers of the first request that carried a key: the request (its method, its
+ * path as given, and a copy of its body), the response paysplit gave, and the `at` of that first
+ * use. A service that keeps its data in a database stores these fields as they are and puts the
+ * record back into the world it passes to `handle`, under {@link idempotencyEntryKey}.
+ */
+export interface IdempotencyRecord {
+  /** `ctx.idempotencyScope` of the first use; absent: the shared scope. */
+  readonly scope?: string
+  readonly key: string
+  readonly method: string
+  readonly path: string
+  /** The body as the first request gave it (absent when it had none). */
+  readonly body?: unknown
+  readonly response: HttpResponse
+  /** The `at` of the first use: the record is forgotten 24 hours later. */
+  readonly at: string
+}
+
+/** The keys a world remembers, by {@link idempotencyEntryKey} of their scope and key. */
+export type IdempotencyKeys = ReadonlyMap<string, IdempotencyRecord>
+
 
 /**
  * What a create request left behind under its `externalPaymentReferenceID`: the payment it

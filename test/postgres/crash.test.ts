@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/index.js'
 import { openPg, type Db } from '../../docs/examples/service/db/db.js'
-import { cardRequest } from '../http.fixtures.js'
-import { call, createDatabase, eventually, outboxSettled, postForm, Receiver, serverUrl } from '../reference-service.fixtures.js'
+import { cardRequest } from '../support/http.fixtures.js'
+import { call, createDatabase, eventually, outboxSettled, postForm, Receiver, serverUrl } from '../support/reference-service.fixtures.js'
 import { ServiceProcess } from './processes.js'
 
 let db: Db

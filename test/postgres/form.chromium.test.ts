@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cardRequest, FEE_ACCOUNT, SELLER } from '../http.fixtures.js'
-import { call, eventually, Receiver, startService, testDb, type Running, type TestDb } from '../reference-service.fixtures.js'
+import { cardRequest, FEE_ACCOUNT, SELLER } from '../support/http.fixtures.js'
+import { call, eventually, Receiver, startService, testDb, type Running, type TestDb } from '../support/reference-service.fixtures.js'
 
 const screenshot = fileURLToPath(new URL('../../docs/service-form.png', import.meta.url))
 

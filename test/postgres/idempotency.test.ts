@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devApiKey } from '../../docs/examples/service/config.js'
 import { openPg, type Db } from '../../docs/examples/service/db/db.js'
 import { lockParams, lockSql, scopeOf } from '../../docs/examples/service/db/idempotency.js'
-import { cardRequest } from '../http.fixtures.js'
-import { createDatabase, serverUrl } from '../reference-service.fixtures.js'
+import { cardRequest } from '../support/http.fixtures.js'
+import { createDatabase, serverUrl } from '../support/reference-service.fixtures.js'
 import { ServiceProcess } from './processes.js'
 
 let url: string

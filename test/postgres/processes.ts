@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { testEnv } from '../reference-service.fixtures.js'
+import { testEnv } from '../support/reference-service.fixtures.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPg, type Db } from '../../docs/examples/service/db/db.js'
-import { cardRequest } from '../http.fixtures.js'
-import { call, createDatabase, eventually, outboxSettled, Receiver, serverUrl } from '../reference-service.fixtures.js'
+import { cardRequest } from '../support/http.fixtures.js'
+import { call, createDatabase, eventually, outboxSettled, Receiver, serverUrl } from '../support/reference-service.fixtures.js'
 import { percentile, ServiceProcess } from './processes.js'
 
 let db: Db

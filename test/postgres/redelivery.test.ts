@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPg, type Db } from '../../docs/examples/service/db/db.js'
-import { cardRequest } from '../http.fixtures.js'
-import { call, createDatabase, eventually, outboxSettled, serverUrl } from '../reference-service.fixtures.js'
+import { cardRequest } from '../support/http.fixtures.js'
+import { call, createDatabase, eventually, outboxSettled, serverUrl } from '../support/reference-service.fixtures.js'
 import { percentile, ServiceProcess } from './processes.js'
 
 const MESSAGES = 24

@@ -5,7 +5,7 @@
  * its answer before its next request on the connection the pool kept: the moment node:http
  * (Node 20) closes an idle connection under the old 5 s default (keepAliveTimeout + 1 s), the race
  * a load balancer sees as a 502. The service keeps idle connections 65 s by default
- * (KEEP_ALIVE_TIMEOUT_MS, pinned by test/reference-service.operations.test.ts): no transport
+ * (KEEP_ALIVE_TIMEOUT_MS, pinned by test/service/reference-service.operations.test.ts): no transport
  * error, every refund answered 200 and stored. Loopback only; bounded (about 25 s).
  */
 import { Agent, request } from 'node:http'
@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/index.js'
 import { openPg, type Db } from '../../docs/examples/service/db/db.js'
 import { devApiKey } from '../../docs/examples/service/config.js'
-import { cardRequest } from '../http.fixtures.js'
-import { createDatabase, serverUrl } from '../reference-service.fixtures.js'
+import { cardRequest } from '../support/http.fixtures.js'
+import { createDatabase, serverUrl } from '../support/reference-service.fixtures.js'
 import { ServiceProcess } from './processes.js'
 
 const CLIENTS = 300

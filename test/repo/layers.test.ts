@@ -1,0 +1,143 @@
+/**
+ * The floors of src/ (docs/decisions.md, "The house"): a module imports only from its own floor
+ * or the floors beneath it, and no import cycle exists, type-only imports included.
+ *
+ *   internal/  <  messages/  <  errors.ts  <  codecs/  <  the domain (src/*.ts) and state/
+ *   <  http/  <  testing/  <  cli/
+ *
+ * The entries (`index.ts`, `codecs.ts`, `http.ts`, `testing.ts`) stand on the floor they export.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const src = join(root, 'src')
+
+const walk = (dir: string): ReadonlyArray<string> =>
+  readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f)
+    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : []
+  })
+
+/** Every relative import, export-from, `import()` and `import('…')` type of a module, as src/-relative paths. */
+const importsOf = (file: string, text: string): ReadonlyArray<string> => {
+  const out: string[] = []
+  const add = (spec: string): void => {
+    if (spec.startsWith('.')) out.push(relative(src, resolve(dirname(file), spec.replace(/\.js$/, '.ts'))))
+  }
+  const visit = (n: ts.Node): void => {
+    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier !== undefined && ts.isStringLiteral(n.moduleSpecifier)) {
+      add(n.moduleSpecifier.text)
+    } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const a = n.arguments[0]
+      if (a !== undefined && ts.isStringLiteral(a)) add(a.text)
+    } else if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) {
+      add(n.argument.literal.text)
+    }
+    ts.forEachChild(n, visit)
+  }
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true))
+  return out
+}
+
+/** The import graph of a set of modules (src/-relative path → the paths it imports). */
+export type Graph = ReadonlyMap<string, ReadonlyArray<string>>
+
+const graphOf = (files: ReadonlyArray<string>): Graph =>
+  new Map(files.map((f) => [relative(src, f), importsOf(f, readFileSync(f, 'utf8'))] as const))
+
+/** The floor of a module of src/ (higher imports lower). */
+export const floorOf = (path: string): number => {
+  const top = path.split('/')[0] ?? ''
+  const floors: Readonly<Record<string, number>> = {
+    internal: 0,
+    messages: 1,
+    'errors.ts': 2,
+    codecs: 3,
+    'codecs.ts': 3,
+    state: 4,
+    'index.ts': 4,
+    http: 5,
+    'http.ts': 5,
+    testing: 6,
+    'testing.ts': 6,
+    cli: 7
+  }
+  // the domain: every other module at the top of src/
+  return floors[top] ?? 4
+}
+
+/** Imports that go up a floor: `from → to`. */
+export const upwardOf = (graph: Graph): ReadonlyArray<string> =>
+  [...graph].flatMap(([from, tos]) => tos.filter((to) => floorOf(to) > floorOf(from)).map((to) => `${from} → ${to}`))
+
+/** The import cycles of a graph: each strongly connected component of more than one module (or a self-import), sorted. */
+export const cyclesOf = (graph: Graph): ReadonlyArray<ReadonlyArray<string>> => {
+  let next = 0
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const out: string[][] = []
+  const connect = (v: string): void => {
+    index.set(v, next)
+    low.set(v, next)
+    next++
+    stack.push(v)
+    onStack.add(v)
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue
+      if (!index.has(w)) {
+        connect(w)
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0))
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0))
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = []
+      let w: string | undefined
+      do {
+        w = stack.pop()
+        if (w === undefined) break
+        onStack.delete(w)
+        component.push(w)
+      } while (w !== v)
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(component.sort())
+    }
+  }
+  for (const v of graph.keys()) if (!index.has(v)) connect(v)
+  return out
+}
+
+const graph = graphOf(walk(src))
+
+describe('the house: floors and cycles of src/', () => {
+  it('no import cycle in src/ (type-only imports count)', () => {
+    expect(graph.size).toBeGreaterThan(50)
+    expect(cyclesOf(graph)).toStrictEqual([])
+  })
+
+  it('no upward import: the domain never imports http, testing or cli; codecs never the domain or http; state never http', () => {
+    expect(upwardOf(graph)).toStrictEqual([])
+  })
+
+  it('the checks are not blind: a planted cycle and planted upward imports are found', () => {
+    const planted: Graph = new Map([
+      ['errors.ts', ['messages/en.ts']],
+      ['messages/en.ts', ['errors.ts']],
+      ['payment.ts', ['http/world.ts']],
+      ['codecs/fields.ts', ['kid.ts']],
+      ['state/storedState.ts', ['http/responses.ts']],
+      ['http/world.ts', ['state/trustedState.ts', 'codecs/fields.ts']]
+    ])
+    expect(cyclesOf(planted)).toStrictEqual([['errors.ts', 'messages/en.ts']])
+    expect(upwardOf(planted)).toStrictEqual([
+      'messages/en.ts → errors.ts',
+      'payment.ts → http/world.ts',
+      'codecs/fields.ts → kid.ts',
+      'state/storedState.ts → http/responses.ts'
+    ])
+  })
+})

@@ -1,0 +1,81 @@
+/**
+ * `npx paysplit-check` on a machine with nothing else installed: the package is built with its
+ * own build configuration, packed with `npm pack`, and installed from the tarball into an empty
+ * folder without its peer dependencies (no fast-check, fp-ts or io-ts: the command carries what
+ * it needs). There the command answers `--help`, says "cannot reach" for a closed port with no
+ * stack trace, and passes a run against a small service on 127.0.0.1. Offline: npm reads nothing
+ * but the tarball.
+ */
+import { execFile, execFileSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { tiny } from '../support/cli.fixtures.js'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+let scratch = ''
+let bin = ''
+
+const run = (args: ReadonlyArray<string>): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    execFile(bin, [...args], { cwd: join(scratch, 'app'), env: { PATH: process.env['PATH'] ?? '' } }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr })
+    })
+  })
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'paysplit-packed-'))
+  const pkg = join(scratch, 'pkg')
+  mkdirSync(join(pkg, 'docs'), { recursive: true })
+  for (const f of ['package.json', 'README.md', 'LICENSE', 'docs/openapi.json', 'docs/testing.md']) cpSync(join(root, f), join(pkg, f))
+  execFileSync(join(root, 'node_modules', '.bin', 'tsup'), ['--out-dir', join(pkg, 'dist')], { cwd: root, stdio: 'pipe' })
+  execFileSync('npm', ['pack', '--pack-destination', scratch, '--silent'], { cwd: pkg, stdio: 'pipe' })
+  const tarball = readdirSync(scratch).find((f) => f.endsWith('.tgz')) ?? ''
+  mkdirSync(join(scratch, 'app'))
+  writeFileSync(join(scratch, 'app', 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }))
+  execFileSync('npm', ['install', '--offline', '--omit=peer', '--legacy-peer-deps', '--no-audit', '--no-fund', '--silent', join(scratch, tarball)], {
+    cwd: join(scratch, 'app'),
+    stdio: 'pipe'
+  })
+  bin = join(scratch, 'app', 'node_modules', '.bin', 'paysplit-check')
+}, 180_000)
+
+afterAll(() => {
+  if (scratch !== '') rmSync(scratch, { recursive: true, force: true })
+})
+
+describe('paysplit-check installed alone from the packed tarball', () => {
+  it('nothing but paysplit is installed', () => {
+    expect(readdirSync(join(scratch, 'app', 'node_modules')).filter((d) => !d.startsWith('.'))).toEqual(['paysplit'])
+    for (const peer of ['fast-check', 'fp-ts', 'io-ts']) expect(existsSync(join(scratch, 'app', 'node_modules', peer)), peer).toBe(false)
+  })
+
+  it('--help prints the usage and exits 0', async () => {
+    const r = await run(['--help'])
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    expect(r.stdout).toMatch(/^Usage: paysplit-check <base-url> \[options\]/)
+  })
+
+  it('a closed port: "cannot reach", exit 2, no stack trace', async () => {
+    const svc = await tiny()
+    const base = svc.base
+    await svc.close()
+    const r = await run([base, '--runs', '3'])
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `cannot reach ${base} (ECONNREFUSED)\n` })
+  })
+
+  it('a run against a service passes, with the coverage line', async () => {
+    const svc = await tiny()
+    try {
+      const r = await run([svc.base, '--runs', '10', '--seed', '1', '--form-complete-path', '/test/form/{id}/complete'])
+      expect(r.stderr).not.toMatch(/\n\s+at /)
+      expect(r.stdout).toMatch(/^PASSED: 10 run\(s\) in [\d.]+ s, seed 1, references prefixed k1-/m)
+      expect(r.stdout).toMatch(/^Coverage: /m)
+      expect(r.code).toBe(0)
+    } finally {
+      await svc.close()
+    }
+  })
+})
