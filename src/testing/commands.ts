@@ -100,10 +100,16 @@ const createWith = async (m: Model, r: Real, body: unknown): Promise<void> => {
     const created = field(res.body, 'paymentIntent', 'paymentCreated')
     const given = field(created, 'kid')
     const ext = field(body, 'externalPaymentReferenceID')
-    const stored = typeof ext === 'string' ? world.references.get(ext)?.kid : undefined
-    const kid = typeof given === 'string' ? given : (stored ?? FALLBACK_KID)
+    const stored = typeof ext === 'string' ? field(world.references.get(ext), 'kid') : undefined
+    const kid = typeof given === 'string' ? given : typeof stored === 'string' ? stored : FALLBACK_KID
     return handle(world, { method: 'POST', path: '/payments', body: jsonCopy(body) }, { at: clockOf(m.tick), paymentReferenceID: modelId, kid, ...hooksOf(r) })
   }, learn)
+}
+
+/** A payment's own KID (a card has none: a polluted `Object.prototype.kid` is not one), else the fallback. */
+const kidOf = (p: Payment | undefined): string => {
+  const kid = field(p, 'kid')
+  return typeof kid === 'string' ? kid : FALLBACK_KID
 }
 
 type Action = 'cancel' | 'charge' | 'refund' | 'refundPartially' | 'adjust'
@@ -303,7 +309,7 @@ class OutsideEvent implements Cmd {
     } else {
       const p = m.world.payments.get(k.modelId)
       const amount = Math.max(1, Math.floor((Math.max(1, (p?.grossAmount ?? 1) - (p?.paidAmount ?? 0)) * this.permille) / 1000))
-      const right = p?.kid ?? FALLBACK_KID
+      const right = kidOf(p)
       const kid = this.wrongKid ? (right === FALLBACK_KID ? '0000000000' : FALLBACK_KID) : right
       m.steps.push({ kind: 'event', event: 'transfer', paymentReferenceID: k.realId, amount, kid })
       if (skippedBy(m, r, hook, await r.sut.receiveTransfer?.(k.realId, amount, kid))) return
@@ -324,7 +330,7 @@ class OutsideEvent implements Cmd {
    */
   private async byKid(m: Model, r: Real, k: Known, send: (kid: string, amount: number) => Promise<unknown>): Promise<void> {
     const target = m.world.payments.get(k.modelId)
-    const right = target?.kid ?? FALLBACK_KID
+    const right = kidOf(target)
     const kid = this.wrongKid ? (right === FALLBACK_KID ? '0000000000' : FALLBACK_KID) : right
     const open = [...m.world.payments.values()].filter((p) => p.kind === 'invoice' && p.status === 'Initiated' && p.kid === kid)
     if (open.length > 1) return

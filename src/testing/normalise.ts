@@ -99,7 +99,8 @@ export const differences = (a: unknown, b: unknown, max = 4): ReadonlyArray<stri
 export const field = (v: unknown, ...path: ReadonlyArray<string>): unknown => {
   let cur = v
   for (const k of path) {
-    if (typeof cur !== 'object' || cur === null) return undefined
+    // own properties only: a polluted Object.prototype adds nothing to what a service answered
+    if (typeof cur !== 'object' || cur === null || !Object.prototype.hasOwnProperty.call(cur, k)) return undefined
     cur = (cur as Record<string, unknown>)[k]
   }
   return cur
