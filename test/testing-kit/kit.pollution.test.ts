@@ -11,7 +11,7 @@ import { field } from '../../src/testing/normalise.js'
 const polluted = ['kid', 'paymentReferenceID', 'status'] as const
 
 afterEach(() => {
-  for (const k of polluted) delete (Object.prototype as Record<string, unknown>)[k]
+  for (const k of polluted) Reflect.deleteProperty(Object.prototype, k)
 })
 
 const pollute = (): void => {
