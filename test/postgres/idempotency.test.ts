@@ -11,7 +11,7 @@ import { devApiKey } from '../../docs/examples/service/config.js'
 import { openPg, type Db } from '../../docs/examples/service/db/db.js'
 import { lockParams, lockSql, scopeOf } from '../../docs/examples/service/db/idempotency.js'
 import { cardRequest } from '../support/http.fixtures.js'
-import { createDatabase, serverUrl } from '../support/reference-service.fixtures.js'
+import { createDatabase, postForm, serverUrl } from '../support/reference-service.fixtures.js'
 import { ServiceProcess } from './processes.js'
 
 let url: string
@@ -37,7 +37,7 @@ const count = async (sql: string, params: ReadonlyArray<unknown>): Promise<numbe
 const chargedPayment = async (base: string, ext: string): Promise<string> => {
   const created = await send(base, '/payments', undefined, cardRequest({ externalPaymentReferenceID: ext, chargeImmediately: true }))
   const id = (JSON.parse(created.text) as { paymentIntent: { paymentCreated: { paymentReferenceID: string } } }).paymentIntent.paymentCreated.paymentReferenceID
-  expect((await fetch(`${base}/pay/${id}/complete`, { method: 'POST', redirect: 'manual' })).status).toBe(303)
+  expect((await postForm(base, id, 'complete')).status).toBe(303)
   return id
 }
 

@@ -14,7 +14,7 @@ import type { Payment } from '../../src/index.js'
 import { openPg, type Db } from '../../docs/examples/service/db/db.js'
 import { devApiKey } from '../../docs/examples/service/config.js'
 import { cardRequest } from '../support/http.fixtures.js'
-import { createDatabase, serverUrl } from '../support/reference-service.fixtures.js'
+import { createDatabase, postForm, serverUrl } from '../support/reference-service.fixtures.js'
 import { ServiceProcess } from './processes.js'
 
 const CLIENTS = 300
@@ -88,7 +88,7 @@ describe('300 clients on kept-alive connections, idle about 5 s between requests
           const r = await send('POST', '/payments', cardRequest({ externalPaymentReferenceID: `storm-${String(i)}`, chargeImmediately: true }))
           expect(r.status).toBe(201)
           const id = r.body.paymentIntent.paymentCreated.paymentReferenceID as string
-          expect((await send('POST', `/pay/${id}/complete`, undefined, null)).status).toBe(303)
+          expect((await postForm(service.base, id, 'complete')).status).toBe(303)
           return id
         })
       )
