@@ -10,6 +10,7 @@ import { kid as kidNumber, type PaymentError } from '../../src/index.js'
 import { emptyWorld, getPayment, parseOcrGiro, receiveOcrGiro, type OcrTransmission, type World } from '../../src/http.js'
 import { ocrGiroText } from '../../src/testing.js'
 import { CATCH_ALL, Session, atOf, invoiceRequest } from '../support/http.fixtures.js'
+import { transmissionOf } from '../support/ocr.fixtures.js'
 
 const sample = (name: string): string => readFileSync(new URL(`../ocr-samples/${name}`, import.meta.url), 'utf8')
 const SPEC = sample('specification-sample.txt')
@@ -207,39 +208,6 @@ const kidOf = (n: number): string => {
   if (E.isLeft(made)) throw new Error('kid')
   return made.right
 }
-
-const transmissionOf = (rows: ReadonlyArray<{ kid: string; amount: number; type?: number }>, number = '0000001'): OcrTransmission => ({
-  transmissionNumber: number,
-  dataSender: '00008080',
-  dataRecipient: '00010200',
-  netsDate: '2026-11-21',
-  assignments: [
-    {
-      assignmentNumber: '0000001',
-      agreementId: '001008566',
-      account: '99991042764',
-      netsDate: '2026-11-21',
-      transactions: rows.map((r, i) => ({
-        transactionNumber: i + 1,
-        transactionType: r.type ?? 10,
-        kid: r.kid,
-        amount: r.amount,
-        netsDate: '2026-11-21',
-        centreId: '13',
-        dayCode: 21,
-        partialSettlementNumber: 1,
-        partialSettlementSerialNumber: '01464',
-        cardDrawer: '00',
-        formNumber: '0000000000',
-        archiveReference: '000000000',
-        reserved: '0000000',
-        debitAccount: '00000000000',
-        ...(r.type === 20 || r.type === 21 ? { freeText: 'terminal' } : {}),
-        line: 3 + 2 * i
-      }))
-    }
-  ]
-})
 
 /** A session with open invoices of 10000 øre, KIDs kidOf(1..n). */
 const withInvoices = (n: number): { s: Session; ids: string[] } => {

@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/index.js'
-import type { OcrTransmission } from '../../src/http.js'
 import { ocrGiroText } from '../../src/testing.js'
 import { devApiKey, devBankKey } from '../../docs/examples/service/config.js'
 import type { Db } from '../../docs/examples/service/db/db.js'
 import { storedPayment } from '../../docs/examples/service/paysplit.js'
 import { invoiceRequest } from '../support/http.fixtures.js'
+import { transmissionOf, type OcrRow } from '../support/ocr.fixtures.js'
 import { call, eventually, outboxSettled, Receiver, startService, testDb, type Running, type TestDb } from '../support/reference-service.fixtures.js'
 
 let database: TestDb
@@ -39,41 +39,8 @@ const ocr = (text: string, options: { readonly key?: string | null; readonly at?
 
 const count = async (sql: string): Promise<number> => Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${sql}`)).rows[0]?.n)
 
-/** A transmission of these transfers (type 10 unless said), one assignment. */
-const file = (number: string, rows: ReadonlyArray<{ kid: string; amount: number; type?: number }>): string => {
-  const t: OcrTransmission = {
-    transmissionNumber: number,
-    dataSender: '00008080',
-    dataRecipient: '00010200',
-    netsDate: '2026-11-21',
-    assignments: [
-      {
-        assignmentNumber: '0000001',
-        agreementId: '001008566',
-        account: '99991042764',
-        netsDate: '2026-11-21',
-        transactions: rows.map((r, i) => ({
-          transactionNumber: i + 1,
-          transactionType: r.type ?? 10,
-          kid: r.kid,
-          amount: r.amount,
-          netsDate: '2026-11-21',
-          centreId: '13',
-          dayCode: 21,
-          partialSettlementNumber: 1,
-          partialSettlementSerialNumber: '01464',
-          cardDrawer: '00',
-          formNumber: '0000000000',
-          archiveReference: '000000000',
-          reserved: '0000000',
-          debitAccount: '00000000000',
-          line: 0
-        }))
-      }
-    ]
-  }
-  return ocrGiroText(t)
-}
+/** A transmission of these transfers (type 10 unless said), one assignment, as its file. */
+const file = (number: string, rows: ReadonlyArray<OcrRow>): string => ocrGiroText(transmissionOf(rows, number))
 
 beforeAll(async () => {
   receiver = new Receiver()
