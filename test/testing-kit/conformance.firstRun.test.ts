@@ -1,7 +1,8 @@
 /**
  * `paysplit-check` on a first run, as an integrator meets it (docs/testing.md, "The command
  * line"): replay lines that work for every seed (negative ones too); a closed port reported as
- * "cannot reach <url>" (exit 2), not as a difference; a time budget and progress while shrinking;
+ * "cannot reach <url>" (exit 2), not as a difference; a missing or wrong API key reported as
+ * refused (exit 2), not as a difference; a time budget and progress while shrinking;
  * a closing coverage line that warns when charges, refunds or invoice payments were never
  * exercised, and form and bank options that exercise them; form and bank paths that refuse the
  * check skipped with a note; `--junit`; and the docs' first commands run as written against the
@@ -105,6 +106,27 @@ describe('a service that cannot be reached', () => {
       expect(run.code).toBe(2)
       expect(run.err).toMatch(new RegExp(`cannot reach ${svc.base.replaceAll('.', '\\.')} \\([^)]+\\) during the run\n$`))
       expect(run.out).toBe('')
+    } finally {
+      await svc.close()
+    }
+  })
+})
+
+describe('a service that refuses the API key', () => {
+  it('no --api-key, or a wrong one: "refused", exit 2, no run, no replay line; the right key runs', async () => {
+    const svc = await tiny(undefined, Infinity, 'the-key')
+    try {
+      const none = await cli([svc.base, '--runs', '5', '--seed', '1'])
+      expect(none.code).toBe(2)
+      expect(none.err).toBe(`${svc.base} refused a request without an API key (POST /payments answered 401 Unauthorized): give the service's key with --api-key\n`)
+      expect(none.out).toBe('')
+      const wrong = await cli([svc.base, '--runs', '5', '--seed', '1', '--api-key', 'another-key'])
+      expect(wrong.code).toBe(2)
+      expect(wrong.err).toBe(`${svc.base} refused the API key given with --api-key (POST /payments answered 401 Unauthorized)\n`)
+      expect(wrong.out).toBe('')
+      const right = await cli([svc.base, '--runs', '5', '--seed', '1', '--api-key', 'the-key'])
+      expect(right.out).toContain('PASSED: 5 run(s)')
+      expect(right.code).toBe(0)
     } finally {
       await svc.close()
     }
