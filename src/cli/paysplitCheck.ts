@@ -220,7 +220,8 @@ const progress = (io: CliIO, total: number, maxShrinkSeconds: number): { readonl
         shrinkStart = io.now()
         shortest = steps
       }
-      const shorter = !passed && !first && steps <= shortest
+      // strictly shorter: a failing try of the same length (a value shrunk) is no news
+      const shorter = !passed && !first && steps < shortest
       if (shorter) shortest = steps
       if (failedAt !== undefined) {
         const tries = run - failedAt

@@ -152,6 +152,24 @@ describe('shrinking: a time budget and progress', () => {
     }
   })
 
+  it('progress while shrinking: a line for each shorter counterexample and every 25 tries, not one per try of the same length', async () => {
+    // a create answers 400: every run fails at its first step, and shrinking then shrinks values only
+    const svc = await tiny((method, path, r) => (method === 'POST' && path === '/payments' && r.status === 201 ? { ...r, status: 400 } : r))
+    try {
+      const run = await cli([svc.base, '--runs', '50', '--seed', '1', '--kinds', 'card', '--no-races'], 0)
+      expect(run.code).toBe(1)
+      const lines = [...run.err.matchAll(/shrinking the failure of run \d+: (\d+) tries, shortest counterexample (\d+) steps/g)].map((m) => [Number(m[1]), Number(m[2])] as const)
+      const first = Number(/run \d+ failed \((\d+) steps\)/.exec(run.err)?.[1])
+      let shortest = first
+      for (const [tries, steps] of lines) {
+        expect(tries % 25 === 0 || steps < shortest, `a line at ${String(tries)} tries, ${String(steps)} steps (shortest before: ${String(shortest)})`).toBe(true)
+        shortest = Math.min(shortest, steps)
+      }
+    } finally {
+      await svc.close()
+    }
+  })
+
   it('the budget counts on the clock: with a clock that moves 1 s per reading, 5 s end shrinking after a few tries', async () => {
     const svc = await tiny(chargeAnswers400)
     try {
