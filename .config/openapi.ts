@@ -324,10 +324,15 @@ const requestSchemas = (): Record<string, Schema> => ({
       }),
       customerExternalID: string(1, limits.stringLength, "The caller's own identifier of the customer; required (else MissingCustomerExternalID)."),
       customer: ref('Customer'),
-      webhookSubscriptions: arrayOf(ref('WebhookSubscription'), { maxItems: limits.webhookSubscriptions, default: [] }),
+      // no `default` keyword on these two: openapi-typescript makes a property with a default
+      // required in the request type (docs/decisions.md, "JSON Schema, OpenAPI and the checkout page")
+      webhookSubscriptions: arrayOf(ref('WebhookSubscription'), {
+        maxItems: limits.webhookSubscriptions,
+        description: 'The webhooks of this payment. Optional: absent is the same as [].'
+      }),
       successUrl: ref('HttpUrl'),
       failedUrl: ref('HttpUrl'),
-      metaData: { ...ref('MetaData'), default: {} }
+      metaData: { ...ref('MetaData'), description: 'Free-form data stored for the caller. Optional: absent is the same as {}.' }
     },
     if: { required: ['paymentGateway'], properties: { paymentGateway: { const: 'creditcard' } } },
     then: { required: ['chargeImmediately'] }

@@ -78,6 +78,9 @@ class UsageError extends Error {}
 /** A connection error (refused, reset, no such host, timed out): the service was not reached. */
 class Unreachable extends Error {}
 
+/** The service refused the API key (or its absence) before any run: nothing could be checked. */
+class KeyRefused extends Error {}
+
 /** The reason of a failed fetch, as its cause names it (`ECONNREFUSED`, `ENOTFOUND`, …). */
 const causeOf = (e: unknown): string => {
   const cause = e instanceof Error ? (e.cause as { code?: unknown; message?: unknown } | undefined) : undefined
@@ -217,7 +220,8 @@ const progress = (io: CliIO, total: number, maxShrinkSeconds: number): { readonl
         shrinkStart = io.now()
         shortest = steps
       }
-      const shorter = !passed && !first && steps <= shortest
+      // strictly shorter: a failing try of the same length (a value shrunk) is no news
+      const shorter = !passed && !first && steps < shortest
       if (shorter) shortest = steps
       if (failedAt !== undefined) {
         const tries = run - failedAt
@@ -334,8 +338,8 @@ const template = (name: string, raw: string | undefined, needsId: boolean): stri
 
 /**
  * Runs the command with `args` (without the node and script paths) and resolves with the exit
- * code: 0 when the service conforms, 1 when it differs, 2 on a usage error or when the service
- * cannot be reached.
+ * code: 0 when the service conforms, 1 when it differs, 2 on a usage error, when the service
+ * cannot be reached, or when it refuses the API key.
  */
 export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<number> => {
   let values: Record<string, string | boolean | undefined>
@@ -388,6 +392,18 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
     if (bankKey !== undefined && bankPath === undefined) throw new UsageError('--bank-key goes with --bank-transfer-path.')
     // Reachable at all? A connection error is no difference from the model: exit 2, before any run.
     await (await reach(base, '/', { method: 'GET' })).arrayBuffer()
+    // The API key: a create it refuses (401, 403) is a missing or wrong key, not a difference from
+    // the model, and every request of every run would fail the same way. `{}` creates nothing.
+    const keyed = await sender(base, str('api-key'))({ method: 'POST', path: '/payments', body: {} })
+    if (keyed.status === 401 || keyed.status === 403) {
+      const code = keyed.body !== null && typeof keyed.body === 'object' ? (keyed.body as { error?: { code?: unknown } }).error?.code : undefined
+      const answered = `${String(keyed.status)}${typeof code === 'string' ? ` ${code}` : ''}`
+      throw new KeyRefused(
+        str('api-key') === undefined
+          ? `${base} refused a request without an API key (POST /payments answered ${answered}): give the service's key with --api-key`
+          : `${base} refused the API key given with --api-key (POST /payments answered ${answered})`
+      )
+    }
     // The run id: the clock's, so that runs of the same seed on one service never share a reference.
     const runId = str('run-id') ?? io.now().toString(36)
     if (webhooks) {

@@ -1,7 +1,7 @@
 /**
  * Typed clients generated from docs/openapi.json as client teams make them: openapi-typescript
  * (+ openapi-fetch) and @hey-api/openapi-ts, each into a scratch folder, then a program that sends
- * a partial refund and an invoice adjustment through each, type-checked with the TypeScript
+ * a create with only its required fields, a partial refund and an invoice adjustment through each, type-checked with the TypeScript
  * compiler (strict). The patch entry keeps `newAmount` and `doDelete` (the discriminated union),
  * an entry missing the field its update type needs does not compile, the `idempotency-key`
  * header is typed, and @hey-api writes one function per operation, none for a 405. Offline: the
@@ -24,7 +24,7 @@ const PROGRAM = `
 import createClient from 'openapi-fetch'
 import type { components, paths } from './openapi-typescript/schema.js'
 import { createClient as createHeyClient, createConfig } from './hey-api/client/index.js'
-import { adjustInvoice, refundPartially } from './hey-api/sdk.gen.js'
+import { adjustInvoice, createPayment, refundPartially } from './hey-api/sdk.gen.js'
 import type { MoneySplitPatch, PatchEntry } from './hey-api/types.gen.js'
 
 const baseUrl = 'http://127.0.0.1:8080'
@@ -55,6 +55,24 @@ export const adjust = async (): Promise<string | undefined> => {
   })
   return data?.status
 }
+// a create with only the required fields: webhookSubscriptions and metaData may be left out
+export const create = async (): Promise<string | undefined> => {
+  const { data } = await client.POST('/payments', {
+    body: {
+      externalPaymentReferenceID: 'order-1',
+      environment: 'test',
+      paymentGateway: 'invoice',
+      sellerConnectedAccountID: id,
+      grossAmount: 100,
+      currency: 'NOK',
+      moneySplitList: [{ connectedAccountID: id, amount: 100, isFee: false }],
+      customerExternalID: 'customer-1',
+      successUrl: 'https://shop.example/ok',
+      failedUrl: 'https://shop.example/failed'
+    }
+  })
+  return data?.paymentIntent.paymentCreated.status
+}
 export const read = async (): Promise<string | undefined> => {
   const { data } = await client.GET('/payments/{paymentReferenceID}', { params: { path: { paymentReferenceID: id } } })
   return data?.payment.paymentCreated.status
@@ -70,6 +88,24 @@ export const heyPartialRefund = async (): Promise<number | undefined> => {
   const body: MoneySplitPatch = { moneySplitPatch: [...refund.moneySplitPatch], newGrossAmount: refund.newGrossAmount }
   const { data } = await refundPartially({ client: hey, path: { paymentReferenceID: id }, headers: { 'idempotency-key': 'refund-2' }, body })
   return data?.refundedSplit[0]?.refundAmount
+}
+export const heyCreate = async (): Promise<string | undefined> => {
+  const { data } = await createPayment({
+    client: hey,
+    body: {
+      externalPaymentReferenceID: 'order-2',
+      environment: 'test',
+      paymentGateway: 'invoice',
+      sellerConnectedAccountID: id,
+      grossAmount: 100,
+      currency: 'NOK',
+      moneySplitList: [{ connectedAccountID: id, amount: 100, isFee: false }],
+      customerExternalID: 'customer-1',
+      successUrl: 'https://shop.example/ok',
+      failedUrl: 'https://shop.example/failed'
+    }
+  })
+  return data?.paymentIntent.paymentCreated.status
 }
 export const heyAdjust = async (): Promise<number | undefined> => {
   const entry: PatchEntry = { splitID: 2, updateType: 'DoDeleteSplitEntry', doDelete: true }
@@ -96,7 +132,7 @@ afterAll(() => {
 })
 
 describe('clients generated from docs/openapi.json', () => {
-  it('a partial refund and an adjustment type-check through openapi-fetch and through @hey-api (strict)', () => {
+  it('a create with only its required fields, a partial refund and an adjustment type-check through openapi-fetch and through @hey-api (strict)', () => {
     const program = ts.createProgram([join(scratch, 'program.ts')], {
       strict: true,
       noEmit: true,

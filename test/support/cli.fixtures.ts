@@ -23,11 +23,11 @@ const read = (req: NodeJS.ReadableStream): Promise<string> =>
   })
 
 /**
- * `handle` on 127.0.0.1 (gone after `dieAfter` requests) with a form (`POST /test/form/{id}/complete`), a bank
+ * `handle` on 127.0.0.1 (gone after `dieAfter` requests; behind `apiKey` when given) with a form (`POST /test/form/{id}/complete`), a bank
  * (`POST /test/bank` `{ kid, amount }`) and a form that wants a token (`POST /locked/{id}/complete`
  * answers 403). `plant` may change an answer of the API.
  */
-export const tiny = async (plant?: (method: string, path: string, response: Response) => Response, dieAfter = Infinity): Promise<Tiny> => {
+export const tiny = async (plant?: (method: string, path: string, response: Response) => Response, dieAfter = Infinity, apiKey?: string): Promise<Tiny> => {
   let world: World = emptyWorld
   let n = 0
   const server: Server = createServer((req, res) => {
@@ -53,6 +53,11 @@ export const tiny = async (plant?: (method: string, path: string, response: Resp
       }
       if (method === 'POST' && /^\/locked\//.test(path)) {
         send({ status: 403, body: { error: 'a form token is needed' } })
+        return
+      }
+      // with an API key, the API answers 401 to a request without `Authorization: Bearer <key>`
+      if (apiKey !== undefined && req.headers.authorization !== `Bearer ${apiKey}`) {
+        send({ status: 401, body: { success: false, error: { code: 'Unauthorized', message: 'A valid API key is needed.' } } })
         return
       }
       const body: unknown = text === '' ? undefined : JSON.parse(text)

@@ -1,7 +1,8 @@
 /**
  * `paysplit-check` on a first run, as an integrator meets it (docs/testing.md, "The command
  * line"): replay lines that work for every seed (negative ones too); a closed port reported as
- * "cannot reach <url>" (exit 2), not as a difference; a time budget and progress while shrinking;
+ * "cannot reach <url>" (exit 2), not as a difference; a missing or wrong API key reported as
+ * refused (exit 2), not as a difference; a time budget and progress while shrinking;
  * a closing coverage line that warns when charges, refunds or invoice payments were never
  * exercised, and form and bank options that exercise them; form and bank paths that refuse the
  * check skipped with a note; `--junit`; and the docs' first commands run as written against the
@@ -111,6 +112,27 @@ describe('a service that cannot be reached', () => {
   })
 })
 
+describe('a service that refuses the API key', () => {
+  it('no --api-key, or a wrong one: "refused", exit 2, no run, no replay line; the right key runs', async () => {
+    const svc = await tiny(undefined, Infinity, 'the-key')
+    try {
+      const none = await cli([svc.base, '--runs', '5', '--seed', '1'])
+      expect(none.code).toBe(2)
+      expect(none.err).toBe(`${svc.base} refused a request without an API key (POST /payments answered 401 Unauthorized): give the service's key with --api-key\n`)
+      expect(none.out).toBe('')
+      const wrong = await cli([svc.base, '--runs', '5', '--seed', '1', '--api-key', 'another-key'])
+      expect(wrong.code).toBe(2)
+      expect(wrong.err).toBe(`${svc.base} refused the API key given with --api-key (POST /payments answered 401 Unauthorized)\n`)
+      expect(wrong.out).toBe('')
+      const right = await cli([svc.base, '--runs', '5', '--seed', '1', '--api-key', 'the-key'])
+      expect(right.out).toContain('PASSED: 5 run(s)')
+      expect(right.code).toBe(0)
+    } finally {
+      await svc.close()
+    }
+  })
+})
+
 describe('shrinking: a time budget and progress', () => {
   it('--max-shrink-seconds 0 reports the first failure unshrunk, says so, and shows progress while shrinking', async () => {
     const svc = await tiny(chargeAnswers400)
@@ -125,6 +147,24 @@ describe('shrinking: a time budget and progress', () => {
       // progress on stderr: the failure, then each shorter counterexample
       expect(unbounded.err).toMatch(/run \d+ failed \(\d+ steps\); shrinking it \(at most 120 s\)…/)
       expect(unbounded.err).toMatch(/shrinking the failure of run \d+: \d+ tries, shortest counterexample \d+ steps \(0 s of at most 120 s\)/)
+    } finally {
+      await svc.close()
+    }
+  })
+
+  it('progress while shrinking: a line for each shorter counterexample and every 25 tries, not one per try of the same length', async () => {
+    // a create answers 400: every run fails at its first step, and shrinking then shrinks values only
+    const svc = await tiny((method, path, r) => (method === 'POST' && path === '/payments' && r.status === 201 ? { ...r, status: 400 } : r))
+    try {
+      const run = await cli([svc.base, '--runs', '50', '--seed', '1', '--kinds', 'card', '--no-races'], 0)
+      expect(run.code).toBe(1)
+      const lines = [...run.err.matchAll(/shrinking the failure of run \d+: (\d+) tries, shortest counterexample (\d+) steps/g)].map((m) => [Number(m[1]), Number(m[2])] as const)
+      const first = Number(/run \d+ failed \((\d+) steps\)/.exec(run.err)?.[1])
+      let shortest = first
+      for (const [tries, steps] of lines) {
+        expect(tries % 25 === 0 || steps < shortest, `a line at ${String(tries)} tries, ${String(steps)} steps (shortest before: ${String(shortest)})`).toBe(true)
+        shortest = Math.min(shortest, steps)
+      }
     } finally {
       await svc.close()
     }
