@@ -134,8 +134,9 @@ const get = (
  */
 const listLength = (issues: Issues, v: unknown, path: string, max: number, required: boolean): number => {
   if (!Array.isArray(v)) {
-    // null where the list is needed is `required`, as for every field (docs/rules.md C12)
-    report(issues, path, v === undefined || (v === null && required) ? (required ? ['required'] : undefined) : ['type', ARRAY])
+    // through the field check, whose rule no value keeps: absent (or null where the list is
+    // needed) is `required`, as for every field (docs/rules.md C12), anything else the wrong type
+    check(issues, v, '', -1, path, () => ['type', ARRAY], required)
     return -1
   }
   const n = (v as ReadonlyArray<unknown>).length
