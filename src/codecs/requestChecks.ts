@@ -214,7 +214,7 @@ const checkSplits = (issues: Issues, v: unknown, out: Obj): number => {
     if (split.isFee === true && account !== undefined) {
       const key = account.toLowerCase()
       if (feeAccount === undefined) feeAccount = key
-      else if (key !== feeAccount) fail(issues, `${path}.${i}.connectedAccountID`, 'fee_account_differs')
+      else if (key !== feeAccount) fail(issues, pathOf(path, i, 'connectedAccountID'), 'fee_account_differs')
     }
     splits.push(split)
   }
@@ -264,11 +264,8 @@ export const checkSubscription = (
   const raw = own(u, 'eventType')
   const eventType = parseWebhookEventType(raw)
   if (eventType === undefined) {
-    report(
-      issues,
-      () => pathOf(base, index, 'eventType'),
-      raw === undefined || raw === null ? ['required'] : ['not_one_of', { allowed: webhookEventTypes }]
-    )
+    // through the field check, whose rule no value keeps here: absent or null is `required`
+    check(issues, raw, base, index, 'eventType', () => ['not_one_of', { allowed: webhookEventTypes }], true)
   }
   return { eventType, url: get(issues, u, base, index, 'url', URL_RULE, true) }
 }
