@@ -113,17 +113,6 @@ const CUSTOMER: ReadonlyArray<Field> = [
   ['customerType', ID]
 ]
 
-/** Reads the field `key` of `from` once and checks it, as {@link check} does. */
-const get = (
-  issues: Issues,
-  from: Obj,
-  base: string,
-  index: number,
-  key: string,
-  rule: Rule,
-  required = false
-): unknown => check(issues, own(from, key), base, index, key, rule, required)
-
 // -------------------------------------------------------------------------------------
 // lists
 // -------------------------------------------------------------------------------------
@@ -178,13 +167,13 @@ const hole = (issues: Issues, list: ReadonlyArray<unknown>, path: string, i: num
 export const checkSplit = (issues: Issues, u: unknown, base: string, index: number): Obj | undefined => {
   if (!isObject(issues, u, base, index)) return undefined
   const split: Obj = {
-    connectedAccountID: get(issues, u, base, index, 'connectedAccountID', UUID, true),
-    amount: get(issues, u, base, index, 'amount', AMOUNT, true)
+    connectedAccountID: check(issues, hasOwn(u, 'connectedAccountID') ? u.connectedAccountID : undefined, base, index, 'connectedAccountID', UUID, true),
+    amount: check(issues, hasOwn(u, 'amount') ? u.amount : undefined, base, index, 'amount', AMOUNT, true)
   }
-  const description = get(issues, u, base, index, 'description', DESCRIPTION)
+  const description = check(issues, hasOwn(u, 'description') ? u.description : undefined, base, index, 'description', DESCRIPTION)
   if (description !== undefined) split.description = description
-  split.isFee = get(issues, u, base, index, 'isFee', BOOLEAN, true)
-  const externalID = get(issues, u, base, index, 'externalID', ID)
+  split.isFee = check(issues, hasOwn(u, 'isFee') ? u.isFee : undefined, base, index, 'isFee', BOOLEAN, true)
+  const externalID = check(issues, hasOwn(u, 'externalID') ? u.externalID : undefined, base, index, 'externalID', ID)
   if (externalID !== undefined) split.externalID = externalID
   return split
 }
@@ -200,8 +189,7 @@ const checkSplits = (issues: Issues, list: ReadonlyArray<unknown>, out: Obj): nu
   const path = 'moneySplitList'
   const n = listLength(issues, list, path, MAX_SPLITS, true)
   if (n === 0) fail(issues, path, 'too_few', { min: 1 })
-  const splits: Obj[] = []
-  out.moneySplitList = splits
+  const splits: Obj[] = (out.moneySplitList = [])
   // NaN as soon as the sum cannot be known: an invalid amount (undefined) makes it NaN too
   let sum = n >= 1 && n <= MAX_SPLITS ? 0 : NaN
   // the first fee split's account, in lower case
@@ -271,7 +259,7 @@ export const checkSubscription = (
     // through the field check, whose rule no value keeps here: absent or null is `required`
     check(issues, raw, base, index, 'eventType', () => ['not_one_of', { allowed: webhookEventTypes }], true)
   }
-  return { eventType, url: get(issues, u, base, index, 'url', URL_RULE, true) }
+  return { eventType, url: check(issues, hasOwn(u, 'url') ? u.url : undefined, base, index, 'url', URL_RULE, true) }
 }
 
 /** `webhookSubscriptions`: each subscription checked; `list` is the value as read, any value (see {@link checkSplits}). */
@@ -348,7 +336,8 @@ export const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   checkFields(issues, u, '', -1, REQUEST_BODY, out)
   const grossAmount = out.grossAmount
   const sum = checkSplits(issues, own(u, 'moneySplitList') as ReadonlyArray<unknown>, out)
-  if (grossAmount !== undefined && sum !== grossAmount && !Number.isNaN(sum)) {
+  // the sum is NaN or a safe integer ≥ 0: `sum >= 0` is false exactly when it is NaN
+  if (grossAmount !== undefined && sum !== grossAmount && sum >= 0) {
     fail(issues, 'grossAmount', 'sum_mismatch', undefined, 'GrossAmountMismatch')
   }
   const customerID = own(u, 'customerExternalID')
@@ -478,7 +467,7 @@ export const walkMoneySplitPatch = (
       checkPatchEntry(issues, list[i], path, i, put)
     }
   }
-  const newGrossAmount = get(issues, input, '', -1, 'newGrossAmount', AMOUNT, true)
+  const newGrossAmount = check(issues, own(input, 'newGrossAmount'), '', -1, 'newGrossAmount', AMOUNT, true)
   return { issues, newGrossAmount: issues.length > 0 ? undefined : (newGrossAmount as number) }
 }
 
