@@ -3,6 +3,9 @@
  * same process run (medians over rounds), printed with its target and whether it is met, then a
  * summary table (the one docs/performance.md shows). Memory is measured in a child process
  * started with `--expose-gc`. Takes about two minutes on a 2-core machine.
+ *
+ * `PAYSPLIT_BENCH=decode npm run bench` runs only the named groups (comma-separated: transition,
+ * decode, linearity, patch, replay, memory), e.g. to repeat one figure in several runs.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -20,25 +23,42 @@ const dir = mkdtempSync(join(tmpdir(), 'paysplit-bench-'))
 const out = join(dir, 'figures.jsonl')
 process.env['PAYSPLIT_BENCH_OUT'] = out
 const started = Date.now()
+const only = (process.env['PAYSPLIT_BENCH'] ?? '').split(',').filter((g) => g !== '')
+const groups = ['transition', 'decode', 'linearity', 'patch', 'replay', 'memory']
+const unknown = only.filter((g) => !groups.includes(g))
+if (unknown.length > 0) throw new Error(`PAYSPLIT_BENCH: no group ${unknown.join(', ')} (groups: ${groups.join(', ')})`)
+const runs = (group: string): boolean => only.length === 0 || only.includes(group)
 
 console.log(`paysplit benchmarks — Node ${process.version}, ${process.platform}/${process.arch}\n`)
-console.log('## transition')
-await runTransitionBenchmarks()
-console.log('\n## decoding a create request')
-await runDecodeBenchmarks()
-console.log('\n## linear time of validation (docs/rules.md C3)')
-await runLinearityBenchmarks()
-console.log('\n## split patch')
-await runPatchBenchmarks()
-console.log('\n## replay')
-await runReplayBenchmarks()
-console.log('\n## memory (child process, --expose-gc)')
-const memory = spawnSync(
-  process.execPath,
-  ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL('./memory.bench.ts', import.meta.url))],
-  { stdio: 'inherit', env: process.env }
-)
-if (memory.status !== 0) throw new Error('the memory benchmark failed')
+if (runs('transition')) {
+  console.log('## transition')
+  await runTransitionBenchmarks()
+}
+if (runs('decode')) {
+  console.log('\n## decoding a create request')
+  await runDecodeBenchmarks()
+}
+if (runs('linearity')) {
+  console.log('\n## linear time of validation (docs/rules.md C3)')
+  await runLinearityBenchmarks()
+}
+if (runs('patch')) {
+  console.log('\n## split patch')
+  await runPatchBenchmarks()
+}
+if (runs('replay')) {
+  console.log('\n## replay')
+  await runReplayBenchmarks()
+}
+if (runs('memory')) {
+  console.log('\n## memory (child process, --expose-gc)')
+  const memory = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL('./memory.bench.ts', import.meta.url))],
+    { stdio: 'inherit', env: process.env }
+  )
+  if (memory.status !== 0) throw new Error('the memory benchmark failed')
+}
 
 const figures = readFileSync(out, 'utf8')
   .split('\n')

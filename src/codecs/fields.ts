@@ -15,8 +15,8 @@ import { invalid, issue, MAX_ISSUES, type Issue, type IssueCode, type IssueParam
 import { own } from '../internal/own.js'
 import { hundredths } from './currencies.js'
 import {
-  isEmail,
-  isHttpUrl,
+  isEmailWithin,
+  isHttpUrlWithin,
   isMobileNumber,
   isMobilePrefix,
   isTimestamp,
@@ -142,7 +142,7 @@ export const ARRAY = { expected: 'array' } as const
  * assert.deepStrictEqual(issues.map((i) => [i.path, i.reason]), [['moneySplitList.0', 'type']])
  */
 export const isObject = (issues: Issues, u: unknown, base: string, index: number): u is Obj => {
-  if (isRecord(u)) return true
+  if (typeof u === 'object' && u !== null && !Array.isArray(u)) return true
   fail(issues, pathOf(base, index, ''), 'type', OBJECT)
   return false
 }
@@ -251,7 +251,7 @@ export const DESCRIPTION = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false)
 /** UUIDs, in either case. @internal */
 export const UUID = /* @__PURE__ */ format(isUuid, 'uuid')
 /** Absolute http(s) URLs. @internal */
-export const URL_RULE = /* @__PURE__ */ format(isHttpUrl, 'url', MAX_URL_LENGTH)
+export const URL_RULE = /* @__PURE__ */ format(isHttpUrlWithin, 'url', MAX_URL_LENGTH)
 /** Amounts, in minor units. @internal */
 export const AMOUNT = /* @__PURE__ */ integer(0)
 /** grossAmount, splitID, version. @internal */
@@ -281,7 +281,7 @@ export const CURRENCY: Rule = (v) => {
 /** Timestamps: ISO 8601 UTC with fractional seconds. @internal */
 export const TIMESTAMP = /* @__PURE__ */ format(isTimestamp, 'timestamp')
 /** The customer's e-mail address. @internal */
-export const EMAIL = /* @__PURE__ */ format(isEmail, 'email', MAX_EMAIL_LENGTH)
+export const EMAIL = /* @__PURE__ */ format(isEmailWithin, 'email', MAX_EMAIL_LENGTH)
 /** The customer's mobile prefix. @internal */
 export const MOBILE_PREFIX = /* @__PURE__ */ format(isMobilePrefix, 'mobilePrefix')
 /** The customer's mobile number. @internal */

@@ -225,6 +225,19 @@ export const isAmount = (n: unknown): n is number =>
 export const isEmail = (s: string): boolean => s.length <= MAX_EMAIL_LENGTH && EMAIL.test(s)
 
 /**
+ * {@link isEmail} of a string already known to be within `MAX_EMAIL_LENGTH` (the e-mail rule of
+ * the codecs checks the length first, so that its bundle needs no second check).
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isEmailWithin } from './validators.js'
+ * assert.strictEqual(isEmailWithin('kari@example.no'), true)
+ * assert.strictEqual(isEmailWithin('kari@localhost'), false)
+ */
+export const isEmailWithin = (s: string): boolean => EMAIL.test(s)
+
+/**
  * One `@` after 1–64 other characters, then labels of one or more characters (no `@`, no dot)
  * joined by single dots, at least two of them; no character anywhere is one of
  * {@link SPACE_OR_CONTROL} (each class leaves them out: one pass over the string instead of two,
@@ -250,11 +263,23 @@ export const EMAIL =
  * assert.strictEqual(isHttpUrl('https://exa mple.com/'), false)
  * assert.strictEqual(isHttpUrl('/relative/path'), false)
  */
-export const isHttpUrl = (s: string): boolean => {
-  if (s.length > MAX_URL_LENGTH) return false
+export const isHttpUrl = (s: string): boolean => s.length <= MAX_URL_LENGTH && isHttpUrlWithin(s)
+
+/**
+ * {@link isHttpUrl} of a string already known to be within `MAX_URL_LENGTH` (the URL rule of the
+ * codecs checks the length first, so that its bundle needs no second check).
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isHttpUrlWithin } from './validators.js'
+ * assert.strictEqual(isHttpUrlWithin('https://shop.example.com/paid'), true)
+ * assert.strictEqual(isHttpUrlWithin('ftp://example.com/'), false)
+ */
+export const isHttpUrlWithin = (s: string): boolean => {
   // the everyday URL in one pass: its form and the absence of spaces and controls together
   if (PLAIN_HTTP_URL.test(s)) return true
-  if (hasSpaceOrControl(s)) return false
+  if (SPACE_OR_CONTROL.test(s)) return false
   let url: URL
   try {
     url = new URL(s)
