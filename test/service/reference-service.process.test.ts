@@ -146,10 +146,17 @@ afterEach(() => {
   }
 })
 
+/** Whether `pid` still runs: a zombie (exited, not yet reaped by whoever adopted it) does not. */
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
-    return true
+  } catch {
+    return false
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) S …", the state after the last ')'
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
   } catch {
     return false
   }
@@ -248,7 +255,8 @@ describe('started with node, as in production', () => {
     expect(readFileSync(`/proc/${String(nodePid)}/cmdline`, 'utf8').split('\0')[1]).toBe('dist/main.js')
     npm.child.kill('SIGTERM')
     await npm.exited
-    for (let i = 0; i < 50 && alive(nodePid); i++) await new Promise((r) => setTimeout(r, 100))
+    // a graceful stop closes the database: give a loaded machine up to 20 s
+    for (let i = 0; i < 200 && alive(nodePid); i++) await new Promise((r) => setTimeout(r, 100))
     expect(alive(nodePid)).toBe(false)
     await npm.drained
     expect(npm.lines.map((l) => l['msg'])).toEqual(expect.arrayContaining(['stopping', 'stopped']))
