@@ -10,6 +10,7 @@
 import * as E from '../internal/either.js'
 import type { Issue, PaymentError } from '../errors.js'
 import { issue, paymentError, validationError } from '../errors.js'
+import { sameJson } from '../internal/json.js'
 import { isObject, own } from '../internal/own.js'
 import { errorResponse, type HttpResponse } from './responses.js'
 import type { RouteName } from './routes.js'
@@ -61,16 +62,6 @@ export const idempotencyEntryKey = (scope: string | undefined, key: string): str
 // -------------------------------------------------------------------------------------
 // values
 // -------------------------------------------------------------------------------------
-
-/** Structural equality of JSON-like values: own enumerable keys in any order, `Object.is` at the leaves. */
-const sameJson = (a: unknown, b: unknown): boolean => {
-  if (Object.is(a, b)) return true
-  if (!isObject(a) || !isObject(b) || Array.isArray(a) !== Array.isArray(b)) return false
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameJson(x, b[i]))
-  const ka = Object.keys(a)
-  if (ka.length !== Object.keys(b).length) return false
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(own(a, k), own(b, k)))
-}
 
 /** A copy of a JSON-like value (own enumerable keys only), so that no caller can change what the world remembers. */
 const copyJson = (v: unknown): unknown => {

@@ -18,7 +18,8 @@ import { kid as kidNumber } from '../kid.js'
 import type { Payment } from '../payment.js'
 import type { Customer, MoneySplitPatch } from '../codecs/requests.js'
 import { checkIdempotencyKey, rememberOutcome } from './idempotency.js'
-import { hasOwn, isObject, own } from '../internal/own.js'
+import { sameJson } from '../internal/json.js'
+import { isObject, own } from '../internal/own.js'
 import { handleRead } from './reads.js'
 import { errorResponse, mismatchResponse, notFound, successResponse, type HttpResponse } from './responses.js'
 import { isReadRoute, matchRoute, routeTakesBody, type PaymentRoute } from './routes.js'
@@ -100,23 +101,6 @@ const unchanged = (world: World, response: HttpResponse): Handled => [world, res
 // create
 // -------------------------------------------------------------------------------------
 
-/** Structural equality of JSON-like values (key order ignored; own properties only). */
-const sameValue = (a: unknown, b: unknown): boolean => {
-  if (a === b) return true
-  if (!isObject(a) || !isObject(b) || Array.isArray(a) !== Array.isArray(b)) return false
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
-  }
-  const ka = Object.keys(a)
-  const kb = Object.keys(b)
-  if (ka.length !== kb.length) return false
-  return ka.every(
-    (k) =>
-      hasOwn(b, k) &&
-      sameValue(Object.getOwnPropertyDescriptor(a, k)?.value, Object.getOwnPropertyDescriptor(b, k)?.value)
-  )
-}
-
 const CREATE = { name: 'createPayment' } as const
 
 const createError = (world: World, error: PaymentError): Handled => unchanged(world, errorResponse('createPayment', error))
@@ -134,7 +118,7 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
   if (stored !== undefined) {
     const payment = world.payments.get(keyOf(stored.paymentReferenceID))
     // a repeat: the stored invoice keeps its own KID, whatever the context holds now
-    if (payment !== undefined && sameValue(stored.request, request)) {
+    if (payment !== undefined && sameJson(stored.request, request)) {
       return unchanged(world, successResponse(CREATE, payment, []))
     }
     return createError(
