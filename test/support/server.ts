@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import { Webhook } from 'standardwebhooks'
+import { readBody } from '../../docs/examples/service/http.js'
 import { invalid, kid, type Payment, type PaymentError } from '../../src/index.js'
 import {
   completeForm,
@@ -137,38 +138,6 @@ const send = (res: ServerResponse, response: HttpResponse, headers: Record<strin
   })
   res.end(json)
 }
-
-type BodyRead = { readonly kind: 'ok'; readonly text: string } | { readonly kind: 'tooLarge' } | { readonly kind: 'aborted' }
-
-/**
- * Reads the body up to `limit` bytes. Past the limit the rest is read and dropped (so the client
- * gets to see the 413), up to 16× the limit, beyond which the connection is cut.
- */
-const readBody = (req: IncomingMessage, limit: number): Promise<BodyRead> =>
-  new Promise((resolve) => {
-    const declared = Number(req.headers['content-length'] ?? '0')
-    const chunks: Array<Buffer> = []
-    let size = 0
-    let tooLarge = Number.isFinite(declared) && declared > limit
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > limit) tooLarge = true
-      if (size > limit * 16) {
-        req.destroy()
-        return
-      }
-      if (!tooLarge) chunks.push(chunk)
-    })
-    req.on('end', () => {
-      resolve(tooLarge ? { kind: 'tooLarge' } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') })
-    })
-    req.on('error', () => {
-      resolve({ kind: 'aborted' })
-    })
-    req.on('close', () => {
-      resolve(tooLarge ? { kind: 'tooLarge' } : { kind: 'aborted' })
-    })
-  })
 
 const field = (body: unknown, key: string): string | undefined => {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined
