@@ -8,41 +8,17 @@
  * Absolute times move with the machine's load: compare the columns, not runs.
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { createBody, refundPatch } from './serviceFlow.js'
 
 type Index = typeof import('../src/index.js')
 type Http = typeof import('../src/http.js')
 
-const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
-const FEES = '11111111-2222-4333-8444-555555555555'
 const HOOK = 'http://127.0.0.1:9/all'
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? '7')
 const FLOWS = Number(process.env['BENCH_FLOWS'] ?? '4000')
 
-const bodyText = (i: number): string =>
-  JSON.stringify({
-    externalPaymentReferenceID: `bench-${String(i)}`,
-    environment: 'test',
-    paymentGateway: 'creditcard',
-    chargeImmediately: true,
-    sellerConnectedAccountID: SELLER,
-    grossAmount: 10000,
-    currency: 'NOK',
-    description: 'Concert tickets',
-    moneySplitList: [
-      { connectedAccountID: SELLER, amount: 9000, isFee: false, description: 'Tickets' },
-      { connectedAccountID: FEES, amount: 1000, isFee: true, description: 'Fee' }
-    ],
-    customerExternalID: `customer-${String(i % 500)}`,
-    successUrl: 'https://shop.example/ok',
-    failedUrl: 'https://shop.example/failed'
-  })
-const patchText = JSON.stringify({
-  moneySplitPatch: [
-    { splitID: 1, updateType: 'UpdateAmount', newAmount: 8000 },
-    { splitID: 2, updateType: 'DoNothing' }
-  ],
-  newGrossAmount: 9000
-})
+const bodyText = (i: number): string => JSON.stringify(createBody(`bench-${String(i)}`, i))
+const patchText = JSON.stringify(refundPatch)
 const idOf = (i: number): string => `0b7e3f1c-2a4d-4e8f-9c1b-${i.toString(16).padStart(12, '0')}`
 
 const CALLS = ['handle (create)', 'validateState (the row, Initiated)', 'completeForm', 'validateState (the row, Charged)', 'handle (partial refund)', 'webhookMessage (×3)'] as const

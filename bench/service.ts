@@ -27,13 +27,12 @@ import { startEmbeddedPostgres } from '../docs/examples/service/db/embedded.js'
 import { devApiKey } from '../docs/examples/service/config.js'
 import { createDatabase, formTokenFor } from '../test/support/reference-service.fixtures.js'
 import { percentile, ServiceProcess } from '../test/postgres/processes.js'
+import { createBody, refundPatch } from './serviceFlow.js'
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '8')
 const FROM_SOURCE = process.env['BENCH_SOURCE'] === '1'
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? '3')
 const CLIENTS = 16
-const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
-const FEES = '11111111-2222-4333-8444-555555555555'
 
 const median = (xs: ReadonlyArray<number>): number => percentile(xs, 50)
 
@@ -94,23 +93,7 @@ const run = async (admin: string, hooks: string, processes: number, baseline: bo
         const res = await fetch(`${base}/payments`, {
           method: 'POST',
           headers: { authorization: `Bearer ${devApiKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            externalPaymentReferenceID: `bench-${id}`,
-            environment: 'test',
-            paymentGateway: 'creditcard',
-            chargeImmediately: true,
-            sellerConnectedAccountID: SELLER,
-            grossAmount: 10000,
-            currency: 'NOK',
-            description: 'Concert tickets',
-            moneySplitList: [
-              { connectedAccountID: SELLER, amount: 9000, isFee: false, description: 'Tickets' },
-              { connectedAccountID: FEES, amount: 1000, isFee: true, description: 'Fee' }
-            ],
-            customerExternalID: `customer-${String(i % 500)}`,
-            successUrl: 'https://shop.example/ok',
-            failedUrl: 'https://shop.example/failed'
-          })
+          body: JSON.stringify(createBody(`bench-${id}`, i))
         })
         const body = (await res.json()) as { paymentIntent: { paymentCreated: { paymentReferenceID: string } } }
         paymentId = body.paymentIntent.paymentCreated.paymentReferenceID
@@ -118,13 +101,7 @@ const run = async (admin: string, hooks: string, processes: number, baseline: bo
       }, 201)
       const other = services[(i + 1) % processes]?.base ?? ''
       await timed('form', () => post(`${other}/pay/${paymentId}/complete`, new URLSearchParams({ token: formTokenFor(paymentId, 'complete') }).toString(), true), 303)
-      const patch = JSON.stringify({
-        moneySplitPatch: [
-          { splitID: 1, updateType: 'UpdateAmount', newAmount: 8000 },
-          { splitID: 2, updateType: 'DoNothing' }
-        ],
-        newGrossAmount: 9000
-      })
+      const patch = JSON.stringify(refundPatch)
       await timed('refund', () => post(`${base}/payments/${paymentId}/refund/partially`, patch), 200)
       if (measuring) flows++
     }
