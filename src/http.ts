@@ -76,7 +76,7 @@ export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from '.
 export type { EventContext, FormOperated, Operated, Transfer } from './http/bank.js'
 
 // bank files: OCR giro
-export { parseOcrGiro } from './http/ocr.js'
-export type { OcrAssignment, OcrRule, OcrTransaction, OcrTransmission } from './http/ocr.js'
+export { parseOcrGiro } from './bankFiles/ocrGiro.js'
+export type { OcrAssignment, OcrRule, OcrTransaction, OcrTransmission } from './bankFiles/ocrGiro.js'
 export { ocrTransmissionKey, receiveOcrGiro, receiveOcrTransaction } from './http/ocrReceive.js'
 export type { OcrOutcome, OcrReceived, OcrReportRow, OcrTransactionReceived } from './http/ocrReceive.js'

@@ -12,7 +12,7 @@ import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
 import { own } from '../internal/own.js'
 import { receiveTransferByKid, type EventContext } from './bank.js'
-import type { OcrTransaction, OcrTransmission } from './ocr.js'
+import type { OcrTransaction, OcrTransmission } from '../bankFiles/ocrGiro.js'
 import { checkContext, isWorld, unreadable, type Deliveries, type World } from './world.js'
 
 // -------------------------------------------------------------------------------------
