@@ -28,8 +28,6 @@ export {
   errorResponse,
   httpStatusOf,
   mismatchResponse,
-  moneySplitRecordOf,
-  paymentCreatedOf,
   successResponse
 } from './http/responses.js'
 export type {
@@ -43,9 +41,7 @@ export type {
   MessageBody,
   PartialRefundBody,
   PaymentBody,
-  PaymentCreatedView,
   ResponseBody,
-  WebhookPayment,
   WireError,
   WireErrorCode
 } from './http/responses.js'
@@ -56,27 +52,29 @@ export {
   webhookDeliveries,
   webhookEventTypeOf,
   webhookPaymentOf
-} from './http/webhooks.js'
+} from './service/webhooks.js'
 export type {
   WebhookDelivery,
   WebhookOptions,
   WebhookPayload
-} from './http/webhooks.js'
+} from './service/webhooks.js'
+export { moneySplitRecordOf, paymentCreatedOf } from './service/views.js'
+export type { PaymentCreatedView, WebhookPayment } from './service/views.js'
 export { webhookMessage } from './http/messages.js'
 export type { WebhookMessage, WebhookMessageHeaders, WebhookMessageOptions } from './http/messages.js'
 
 // the service model: the world and its reads, requests, the payment form and the bank
-export { emptyWorld, getCustomer, getPayment } from './http/world.js'
-export type { CreatedReference, Deliveries, World } from './http/world.js'
-export { handle } from './http/service.js'
-export type { Handled, HandleContext, HttpRequest } from './http/service.js'
+export { emptyWorld, getCustomer, getPayment } from './service/world.js'
+export type { CreatedReference, Deliveries, World } from './service/world.js'
+export { handle } from './http/handle.js'
+export type { Handled, HandleContext, HttpRequest } from './http/handle.js'
 export { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_TTL_MS, idempotencyEntryKey } from './http/idempotency.js'
-export type { IdempotencyKeys, IdempotencyRecord } from './http/world.js'
-export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from './http/bank.js'
-export type { EventContext, FormOperated, Operated, Transfer } from './http/bank.js'
+export type { IdempotencyKeys, IdempotencyRecord } from './service/world.js'
+export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from './service/transfers.js'
+export type { EventContext, FormOperated, Operated, Transfer } from './service/transfers.js'
 
 // bank files: OCR giro
 export { parseOcrGiro } from './bankFiles/ocrGiro.js'
 export type { OcrAssignment, OcrRule, OcrTransaction, OcrTransmission } from './bankFiles/ocrGiro.js'
-export { ocrTransmissionKey, receiveOcrGiro, receiveOcrTransaction } from './http/ocrReceive.js'
-export type { OcrOutcome, OcrReceived, OcrReportRow, OcrTransactionReceived } from './http/ocrReceive.js'
+export { ocrTransmissionKey, receiveOcrGiro, receiveOcrTransaction } from './service/ocrReceive.js'
+export type { OcrOutcome, OcrReceived, OcrReportRow, OcrTransactionReceived } from './service/ocrReceive.js'

@@ -14,9 +14,9 @@ import { sameJson } from '../internal/json.js'
 import { isObject, own } from '../internal/own.js'
 import { errorResponse, type HttpResponse } from './responses.js'
 import type { RouteName } from './routes.js'
-import type { IdempotencyKeys, IdempotencyRecord, World } from './world.js'
+import type { IdempotencyKeys, IdempotencyRecord, World } from '../service/world.js'
 
-export type { IdempotencyKeys, IdempotencyRecord } from './world.js'
+export type { IdempotencyKeys, IdempotencyRecord } from '../service/world.js'
 
 // -------------------------------------------------------------------------------------
 // model

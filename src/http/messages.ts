@@ -7,7 +7,7 @@
  * @module messages
  */
 import { own } from '../internal/own.js'
-import type { WebhookDelivery } from './webhooks.js'
+import type { WebhookDelivery } from '../service/webhooks.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -9,8 +9,10 @@ import fc from 'fast-check'
 import type { Payment } from '../payment.js'
 import type { PaymentIntentRequest } from '../codecs/requests.js'
 import { webhookEventTypes } from '../codecs/validators.js'
-import { completeForm, failForm, handle, receiveTransfer, type HttpRequest, type World } from '../http/service.js'
-import type { WebhookDelivery } from '../http/webhooks.js'
+import { handle, type HttpRequest } from '../http/handle.js'
+import { completeForm, failForm, receiveTransfer } from '../service/transfers.js'
+import type { WebhookDelivery } from '../service/webhooks.js'
+import type { World } from '../service/world.js'
 import { invalidPaymentIntentRequestArb, opArb, patchOf, paymentIntentRequestArb, type Op } from './arbitraries.js'
 import {
   clockOf,

@@ -9,7 +9,8 @@
  * @module testing/conformance
  */
 import fc from 'fast-check'
-import { emptyWorld, handle } from '../http/service.js'
+import { handle } from '../http/handle.js'
+import { emptyWorld } from '../service/world.js'
 import { commandArbs } from './commands.js'
 import { clockOf, emptyTally, Mismatch, UNKNOWN_ID, type Model, type Real, type Tally } from './model.js'
 import { field, replaceAll } from './normalise.js'

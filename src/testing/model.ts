@@ -4,8 +4,9 @@
  *
  * @module testing/model
  */
-import type { handle, World } from '../http/service.js'
-import type { WebhookDelivery } from '../http/webhooks.js'
+import type { handle } from '../http/handle.js'
+import type { WebhookDelivery } from '../service/webhooks.js'
+import type { World } from '../service/world.js'
 import { deepEqual } from './harness.js'
 import { brief, differences, field, jsonCopy, normalise, replaceAll } from './normalise.js'
 import type { CheckServiceOptions, ReceivedWebhook, ReportedStep, ServiceRequest, ServiceResponse } from './types.js'

@@ -1,5 +1,5 @@
 /**
- * Branches and fallbacks of src/http/service.ts (the service model behind `handle`) that the other
+ * Branches and fallbacks of src/http/handle.ts (the service model behind `handle`) that the other
  * tests left uncovered (measured with `npm run test:coverage`): worlds built by hand, and inputs
  * whose getters answer differently on each read or throw. The branch that no input can reach is
  * marked `v8 ignore` in src/ and listed in docs/testing.md.

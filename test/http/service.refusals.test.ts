@@ -1,5 +1,5 @@
 /**
- * Tests written against the survivors of a Stryker run on `src/http/service.ts` (docs/testing.md,
+ * Tests written against the survivors of a Stryker run on `src/http/handle.ts` (docs/testing.md,
  * "Mutation testing"): what is a World, a request and a context and what is not (a function
  * carrying the three Maps, Map-like objects, a world without `references`, a String object as an
  * id: each a 400 or `ValidationFailed` or none, never the answer the next step would give), the
@@ -9,7 +9,7 @@
  * stored reference of a card (no `kid` key), the empty id a non-string context id is looked up
  * as, and how often a getter of the context is read. Named after the behaviour, not after the
  * mutants; the comments name the mutants (lines as of commit a5752b5). The survivors that no test
- * can tell apart, and the simplifications of `src/http/service.ts`, are explained in docs/testing.md.
+ * can tell apart, and the simplifications of `src/http/handle.ts`, are explained in docs/testing.md.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'

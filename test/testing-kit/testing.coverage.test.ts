@@ -16,7 +16,7 @@ import { emptyWorld, handle, receiveTransfer } from '../../src/http.js'
 import { applyPatch } from '../../src/patches.js'
 import { setAmountsPatch } from '../../src/patchBuilders.js'
 import { initialState, isTerminal, type Payment } from '../../src/payment.js'
-import { webhookEventTypeOf } from '../../src/http/webhooks.js'
+import { webhookEventTypeOf } from '../../src/service/webhooks.js'
 import { adjust, at, cardRequest, create, createInvoice, PAYMENT_ID, paymentAfter, transfer } from '../support/builders.js'
 import { cardPayment, makeSplits, ids } from '../support/fixtures.js'
 

@@ -21,7 +21,7 @@ import { checkIdempotencyKey, rememberOutcome } from './idempotency.js'
 import { sameJson } from '../internal/json.js'
 import { isObject, own } from '../internal/own.js'
 import { handleRead } from './reads.js'
-import { errorResponse, mismatchResponse, notFound, successResponse, type HttpResponse } from './responses.js'
+import { errorResponse, mismatchResponse, successResponse, type HttpResponse } from './responses.js'
 import { isReadRoute, matchRoute, routeTakesBody, type PaymentRoute } from './routes.js'
 import {
   checkContext,
@@ -30,6 +30,7 @@ import {
   isWorld,
   keyOf,
   kidIssue,
+  notFound,
   mergeCustomer,
   openInvoicesWithKid,
   run,
@@ -40,7 +41,7 @@ import {
   type CreatedReference,
   type Deliveries,
   type World
-} from './world.js'
+} from '../service/world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -282,9 +283,3 @@ export const handle = (world: World, request: HttpRequest, ctx: HandleContext): 
     return unchanged(world, errorResponse(undefined, unreadable))
   }
 }
-
-// What the service model is made of, in one import (the entry `paysplit/http` lists each name).
-export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from './bank.js'
-export type { EventContext, FormOperated, Operated, Transfer } from './bank.js'
-export { emptyWorld, getCustomer, getPayment } from './world.js'
-export type { CreatedReference, Deliveries, World } from './world.js'

@@ -16,13 +16,13 @@ import { isPayment } from '../payment.js'
 import { admitState } from '../state/trustedState.js'
 import { check, POSITIVE, type Issues } from '../codecs/fields.js'
 import { own } from '../internal/own.js'
-import { notFound } from './responses.js'
 import {
   checkContext,
   isWorld,
   keyOf,
   openInvoicesWithKid,
   run,
+  notFound,
   unreadable,
   type Checked,
   type ContextExtra,

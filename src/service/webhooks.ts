@@ -8,7 +8,7 @@ import * as O from '../internal/option.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
 import type { Customer, WebhookEventType } from '../codecs/requests.js'
-import { moneySplitRecordOf, paymentCreatedOf, type WebhookPayment } from './responses.js'
+import { moneySplitRecordOf, paymentCreatedOf, type WebhookPayment } from './views.js'
 import { parseWebhookEventType } from '../codecs/validators.js'
 import { hasOwn, isObject, own } from '../internal/own.js'
 

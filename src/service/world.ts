@@ -10,7 +10,7 @@ import * as O from '../internal/option.js'
 import type { Command } from '../commands.js'
 import { transition } from '../decider.js'
 import type { Issue, PaymentError } from '../errors.js'
-import { invalid, issue } from '../errors.js'
+import { invalid, issue, paymentError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment, PaymentState } from '../payment.js'
 import { initialState, isPayment } from '../payment.js'
@@ -18,13 +18,23 @@ import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../state/trustedState.js'
 import { isHttpUrl, isTimestamp, isUuid } from '../codecs/validators.js'
 import { isObject, own } from '../internal/own.js'
-import { notFound, type HttpResponse } from './responses.js'
 import { webhookDeliveries, type WebhookDelivery } from './webhooks.js'
 
 
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
+
+/**
+ * A response as the world keeps it for an `idempotency-key` (docs/rules.md C13): its status, its
+ * JSON body and, when there are any, its headers (lower-case names). The wire's `HttpResponse` is
+ * one.
+ */
+export interface StoredResponse {
+  readonly status: number
+  readonly body: unknown
+  readonly headers?: Readonly<Record<string, string>>
+}
 
 /**
  * What the world remembers of the first request that carried a key: the request (its method, its
@@ -40,7 +50,7 @@ export interface IdempotencyRecord {
   readonly path: string
   /** The body as the first request gave it (absent when it had none). */
   readonly body?: unknown
-  readonly response: HttpResponse
+  readonly response: StoredResponse
   /** The `at` of the first use: the record is forgotten 24 hours later. */
   readonly at: string
 }
@@ -267,6 +277,9 @@ export const deliveriesOf = (
 // -------------------------------------------------------------------------------------
 // errors
 // -------------------------------------------------------------------------------------
+
+/** No payment has the id a request named (404). @internal */
+export const notFound: PaymentError = paymentError('PaymentNotFound', 'No payment has this paymentReferenceID.')
 
 /** The world, the request or the context could not be read: give a World from paysplit and plain objects. */
 export const unreadable: PaymentError = invalid('', 'type', { expected: 'object' })

@@ -11,7 +11,7 @@ import { issue, validationError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
 import { own } from '../internal/own.js'
-import { receiveTransferByKid, type EventContext } from './bank.js'
+import { receiveTransferByKid, type EventContext } from './transfers.js'
 import type { OcrTransaction, OcrTransmission } from '../bankFiles/ocrGiro.js'
 import { checkContext, isWorld, unreadable, type Deliveries, type World } from './world.js'
 
