@@ -318,7 +318,7 @@ export const mismatchResponse = (m: RouteMismatch): HttpResponse => {
  *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, description: 'Tickets', isFee: false }]
  * }
- * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
  * const payment = world.payments.get(id)
  * assert.ok(payment !== undefined)
  * const repeat = createPaymentResponse(payment, false)
@@ -360,7 +360,7 @@ const findEvent = <T extends PaymentEvent['type']>(
  *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, description: 'Tickets', isFee: false }]
  * }
- * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
  * const created = world.payments.get(id)
  * assert.ok(created !== undefined)
  * const cancelled = transition(created, { type: 'CancelPayment', at: '2026-11-21T10:01:00.000Z' })

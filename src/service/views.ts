@@ -108,7 +108,7 @@ export const moneySplitRecordOf = (s: MoneySplit): MoneySplit => ({
  *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, description: 'Tickets', isFee: false }]
  * }
- * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
  * const payment = world.payments.get(id)
  * assert.ok(payment !== undefined)
  * const view = paymentCreatedOf(payment)

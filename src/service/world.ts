@@ -1,28 +1,23 @@
 /**
- * The world of the service model (docs/rules.md C6, C9): every payment, customer and create
- * reference of the service as one immutable value, its reads, and what the operations of
- * `service.ts` and `bank.ts` share (the context check, running a command on one payment).
+ * The world of the service model (docs/rules.md C6, C9, C15): every payment, customer, create
+ * reference, kept `idempotency-key` answer and applied bank transmission of the service as one
+ * immutable value, the rows a store keeps it in, and its reads.
  *
  * @module world
  */
 import * as E from '../internal/either.js'
 import * as O from '../internal/option.js'
-import type { Command } from '../commands.js'
-import { transition } from '../decider.js'
-import type { Issue, PaymentError } from '../errors.js'
-import { invalid, issue, paymentError } from '../errors.js'
-import type { PaymentEvent } from '../events.js'
+import type { PaymentError } from '../errors.js'
+import { paymentError } from '../errors.js'
 import type { Payment, PaymentState } from '../payment.js'
 import { initialState, isPayment } from '../payment.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../state/trustedState.js'
-import { isHttpUrl, isTimestamp, isUuid } from '../codecs/validators.js'
-import { isObject, own } from '../internal/own.js'
-import { webhookDeliveries, type WebhookDelivery } from './webhooks.js'
-
+import { own } from '../internal/own.js'
+import type { WebhookDelivery } from './webhooks.js'
 
 // -------------------------------------------------------------------------------------
-// model
+// model: rows
 // -------------------------------------------------------------------------------------
 
 /**
@@ -37,27 +32,13 @@ export interface StoredResponse {
 }
 
 /**
- * What the world remembers of the first request that carried a key: the request (its method, its
- * path as given, and a copy of its body), the response paysplit gave, and the `at` of that first
- * use. A service that keeps its data in a database stores these fields as they are and puts the
- * record back into the world it passes to `handle`, under {@link idempotencyEntryKey}.
+ * A customer as a store keeps it (docs/rules.md C15): the record every create that named the
+ * `customerExternalID` left (given fields overwrite, absent ones keep their value).
  */
-export interface IdempotencyRecord {
-  /** `ctx.idempotencyScope` of the first use; absent: the shared scope. */
-  readonly scope?: string
-  readonly key: string
-  readonly method: string
-  readonly path: string
-  /** The body as the first request gave it (absent when it had none). */
-  readonly body?: unknown
-  readonly response: StoredResponse
-  /** The `at` of the first use: the record is forgotten 24 hours later. */
-  readonly at: string
+export interface CustomerRow {
+  readonly customerExternalID: string
+  readonly customer: Customer
 }
-
-/** The keys a world remembers, by {@link idempotencyEntryKey} of their scope and key. */
-export type IdempotencyKeys = ReadonlyMap<string, IdempotencyRecord>
-
 
 /**
  * What a create request left behind under its `externalPaymentReferenceID`: the payment it
@@ -70,28 +51,73 @@ export interface CreatedReference {
   readonly kid?: string
 }
 
+/** A create reference as a store keeps it (docs/rules.md C15), keyed by `externalPaymentReferenceID`. */
+export interface ReferenceRow extends CreatedReference {
+  readonly externalPaymentReferenceID: string
+}
+
 /**
- * The state of the whole service, an immutable value. Read it with {@link getPayment} and
- * {@link getCustomer}; change it only through the operations of `paysplit/http`.
+ * What the world remembers of the first request that carried an `idempotency-key` (docs/rules.md
+ * C13, C15), and the row a store keeps it in, keyed by `scope` and `key`: the request (its
+ * method, its path as given, and a copy of its body), the response paysplit gave, and the `at` of
+ * that first use.
+ */
+export interface IdempotencyKeyRow {
+  /** `ctx.idempotencyScope` of the first use; absent: the shared scope. */
+  readonly scope?: string
+  /** The key as the header gave it. */
+  readonly key: string
+  /** The `at` of the first use: the row is forgotten 24 hours later. */
+  readonly at: string
+  readonly request: {
+    readonly method: string
+    readonly path: string
+    /** The body as the first request gave it (absent when it had none). */
+    readonly body?: unknown
+  }
+  readonly response: StoredResponse
+}
+
+/**
+ * A bank transmission applied (docs/rules.md C14, C15), keyed by `dataSender` and
+ * `transmissionNumber`; `at` is the context's of the operation that applied it.
+ */
+export interface OcrTransmissionRow {
+  readonly dataSender: string
+  readonly transmissionNumber: string
+  readonly at: string
+}
+
+// -------------------------------------------------------------------------------------
+// model: the world
+// -------------------------------------------------------------------------------------
+
+/** The keys a world remembers, by {@link idempotencyEntryKey} of their scope and key. */
+export type IdempotencyKeys = ReadonlyMap<string, IdempotencyKeyRow>
+
+/**
+ * The state of the whole service, an immutable value. Build one from stored rows with `worldOf`;
+ * read it with {@link getPayment} and {@link getCustomer}; change it only through the operations
+ * of `paysplit/http`, whose `changes` say which rows to write (docs/rules.md C15).
  *
  * - `payments`: by `paymentReferenceID`, lower-cased (UUIDs compare case-insensitively);
  * - `customers`: by `customerExternalID`, exactly as given;
  * - `references`: by `externalPaymentReferenceID`, exactly as given;
  * - `idempotencyKeys`: the `idempotency-key`s of the last 24 hours and what they answered, by
- *   `idempotencyEntryKey(scope, key)` (docs/rules.md C13); absent: none.
+ *   `idempotencyEntryKey(scope, key)` (docs/rules.md C13); absent: none;
+ * - `ocrTransmissions`: the bank transmissions applied, by `ocrTransmissionKey(dataSender,
+ *   transmissionNumber)` (docs/rules.md C14); absent: none.
  *
- * A service that keeps its data elsewhere (a database) builds the slice a request needs: the
- * payment it names; for a create, the reference, the customer, and the open invoices that hold the
- * context's KID; for a transfer by KID, the open invoices that hold it; for a request with an
- * `idempotency-key`, that key's record (docs/decisions.md, "The world a service loads").
+ * A service that keeps its data in a database builds the slice an operation needs: the rows
+ * `requestKeys`, `transferKeys` or `ocrKeys` name (the form: its payment), with every payment's
+ * customer and reference and every reference's payment (docs/rules.md C15).
  */
 export interface World {
   readonly payments: ReadonlyMap<string, Payment>
   readonly customers: ReadonlyMap<string, Customer>
   readonly references: ReadonlyMap<string, CreatedReference>
   readonly idempotencyKeys?: IdempotencyKeys
-  /** The OCR giro transmissions applied, by data sender and transmission number (`receiveOcrGiro`). */
-  readonly ocrTransmissions?: ReadonlySet<string>
+  readonly ocrTransmissions?: ReadonlyMap<string, OcrTransmissionRow>
 }
 
 /** The webhooks to send after an operation, in order. */
@@ -115,16 +141,46 @@ export const emptyWorld: World = Object.freeze({
   payments: new Map<string, Payment>(),
   customers: new Map<string, Customer>(),
   references: new Map<string, CreatedReference>(),
-  idempotencyKeys: new Map()
+  idempotencyKeys: new Map<string, IdempotencyKeyRow>(),
+  ocrTransmissions: new Map<string, OcrTransmissionRow>()
 })
+
+// -------------------------------------------------------------------------------------
+// keys
+// -------------------------------------------------------------------------------------
+
+/** The key of a payment in `World.payments`: its `paymentReferenceID`, lower-cased. @internal */
+export const keyOf = (paymentReferenceID: string): string => paymentReferenceID.toLowerCase()
+
+/**
+ * The entry of a key in a world's `idempotencyKeys`: scope and key together, so that two scopes
+ * never share a key (`undefined`: the shared scope).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { idempotencyEntryKey } from 'paysplit/http'
+ * assert.notStrictEqual(idempotencyEntryKey('key-a', 'k1'), idempotencyEntryKey('key-b', 'k1'))
+ * assert.notStrictEqual(idempotencyEntryKey(undefined, 'k1'), idempotencyEntryKey('', 'k1'))
+ * assert.strictEqual(idempotencyEntryKey('key-a', 'k1'), idempotencyEntryKey('key-a', 'k1'))
+ */
+export const idempotencyEntryKey = (scope: string | undefined, key: string): string => JSON.stringify([scope ?? null, key])
+
+/**
+ * The key a transmission is applied once under (docs/rules.md C14): its data sender and
+ * transmission number, the entry of a world's `ocrTransmissions`.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { ocrTransmissionKey } from 'paysplit/http'
+ * assert.strictEqual(ocrTransmissionKey('00008080', '0170031'), '00008080/0170031')
+ */
+export const ocrTransmissionKey = (dataSender: string, transmissionNumber: string): string => `${dataSender}/${transmissionNumber}`
 
 // -------------------------------------------------------------------------------------
 // reads
 // -------------------------------------------------------------------------------------
 
-export const keyOf = (paymentReferenceID: string): string => paymentReferenceID.toLowerCase()
-
-/** True for a world: own `payments`, `customers` and `references` maps (a polluted prototype adds none). */
+/** True for a world: own `payments`, `customers` and `references` maps (a polluted prototype adds none). @internal */
 export const isWorld = (w: unknown): w is World =>
   own(w, 'payments') instanceof Map && own(w, 'customers') instanceof Map && own(w, 'references') instanceof Map
 
@@ -143,7 +199,7 @@ export const isWorld = (w: unknown): w is World =>
  *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
  * }
- * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
  * const found = getPayment(world, id.toUpperCase())
  * assert.ok(O.isSome(found) && found.value.status === 'Initiated')
  * assert.ok(O.isNone(getPayment(emptyWorld, id)))
@@ -173,13 +229,15 @@ export const getPayment = (world: World, paymentReferenceID: string): O.Option<P
  *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
  * }
- * const [w1] = handle(emptyWorld, { method: 'POST', path: '/payments', body: { ...body, customer: { name: 'Kari', email: 'kari@example.no' } } }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
- * const [w2] = handle(
- *   w1,
+ * const first = handle(emptyWorld, { method: 'POST', path: '/payments', body: { ...body, customer: { name: 'Kari', email: 'kari@example.no' } } }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const second = handle(
+ *   first.world,
  *   { method: 'POST', path: '/payments', body: { ...body, externalPaymentReferenceID: 'order-1002', customer: { email: 'kari@nordmann.no' } } },
  *   { at: '2026-11-21T10:01:00.000Z', paymentReferenceID: '1b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' }
  * )
- * assert.deepStrictEqual(getCustomer(w2, 'customer-42'), O.some({ name: 'Kari', email: 'kari@nordmann.no' }))
+ * assert.deepStrictEqual(getCustomer(second.world, 'customer-42'), O.some({ name: 'Kari', email: 'kari@nordmann.no' }))
+ * // the merged record is also the row to write
+ * assert.deepStrictEqual(second.changes.customers, [{ customerExternalID: 'customer-42', customer: { name: 'Kari', email: 'kari@nordmann.no' } }])
  * assert.ok(O.isNone(getCustomer(emptyWorld, 'customer-42')))
  */
 export const getCustomer = (world: World, customerExternalID: string): O.Option<Customer> => {
@@ -195,6 +253,8 @@ export const getCustomer = (world: World, customerExternalID: string): O.Option<
  * The world's stored customer record for `payment`'s `customerExternalID`, if any: webhooks and
  * reads report it, else the payment's own (`webhookPaymentOf` falls back to it), else none
  * (docs/rules.md C9).
+ *
+ * @internal
  */
 export const customerOf = (world: World, payment: Payment): Customer | undefined =>
   world.customers.get(payment.customerExternalID)
@@ -202,7 +262,9 @@ export const customerOf = (world: World, payment: Payment): Customer | undefined
 /**
  * The open (`Initiated`) invoices of the world that hold `kid` (docs/rules.md C9: at most one in a
  * world paysplit made). A linear scan: a service that keeps its payments in a database loads only
- * those into the world it passes.
+ * those into the world it passes (`requestKeys`' `openInvoiceKids`).
+ *
+ * @internal
  */
 export const openInvoicesWithKid = (world: World, kid: string): ReadonlyArray<Payment> => {
   const found: Array<Payment> = []
@@ -212,13 +274,25 @@ export const openInvoicesWithKid = (world: World, kid: string): ReadonlyArray<Pa
   return found
 }
 
+/** The payment's state in the world, or "no payment yet". @internal */
+export const stateOf = (world: World, paymentReferenceID: string): PaymentState =>
+  world.payments.get(keyOf(paymentReferenceID)) ?? initialState
+
+/** The payment as stored, validated when paysplit did not make it; an error when it cannot be read. @internal */
+export const readable = (stored: Payment): E.Either<PaymentError, Payment> => {
+  const admitted = admitState(stored)
+  if (E.isLeft(admitted)) return admitted
+  /* v8 ignore next -- a stored { status: 'NoPayment' } is no payment */
+  return isPayment(admitted.right) ? E.right(admitted.right) : E.left(notFound)
+}
+
 // -------------------------------------------------------------------------------------
 // changes
 // -------------------------------------------------------------------------------------
 
 const customerFields = ['name', 'email', 'mobilePrefix', 'mobile', 'customerType'] as const
 
-/** Create-or-update: the given fields overwrite, the absent ones keep their value. */
+/** Create-or-update: the given fields overwrite, the absent ones keep their value (string fields only, own properties). @internal */
 export const mergeCustomer = (existing: Customer | undefined, given: Customer): Customer => {
   const out: { -readonly [K in keyof Customer]: Customer[K] } = {}
   for (const k of customerFields) {
@@ -229,50 +303,8 @@ export const mergeCustomer = (existing: Customer | undefined, given: Customer): 
   return out
 }
 
+/** A copy of the map with one entry set. @internal */
 export const withEntry = <V>(m: ReadonlyMap<string, V>, key: string, value: V): ReadonlyMap<string, V> => new Map(m).set(key, value)
-
-export const stateOf = (world: World, paymentReferenceID: string): PaymentState =>
-  world.payments.get(keyOf(paymentReferenceID)) ?? initialState
-
-/** The payment as stored, validated when paysplit did not make it; an error when it cannot be read. */
-export const readable = (stored: Payment): E.Either<PaymentError, Payment> => {
-  const admitted = admitState(stored)
-  if (E.isLeft(admitted)) return admitted
-  /* v8 ignore next -- a stored { status: 'NoPayment' } is no payment */
-  return isPayment(admitted.right) ? E.right(admitted.right) : E.left(notFound)
-}
-
-/** What running a command on one payment gave: the new world, the payment, its events, its webhooks. */
-export type Ran = readonly [world: World, payment: Payment, events: ReadonlyArray<PaymentEvent>, deliveries: Deliveries]
-
-/**
- * Runs a command on one payment of the world; the webhooks report the world's customer record.
- * `state` is the payment's state when the caller admitted it already (so it is validated once).
- */
-export const run = (
-  world: World,
-  paymentReferenceID: string,
-  command: Command,
-  catchAllUrl: string | undefined,
-  state: PaymentState = stateOf(world, paymentReferenceID)
-): E.Either<PaymentError, Ran> => {
-  // `state`: the payment as stored, or as admitted already by the caller (not validated again)
-  const result = transition(state, command)
-  if (E.isLeft(result)) return result
-  // a state after an accepted command is a payment
-  const [after, events] = result.right as readonly [Payment, ReadonlyArray<PaymentEvent>]
-  const next: World = { ...world, payments: withEntry(world.payments, keyOf(after.paymentReferenceID), after) }
-  return E.right([next, after, events, deliveriesOf(next, after, events, catchAllUrl)])
-}
-
-export const deliveriesOf = (
-  world: World,
-  payment: Payment,
-  events: ReadonlyArray<PaymentEvent>,
-  catchAllUrl: string | undefined
-): Deliveries =>
-  // an undefined option is read as an absent one
-  webhookDeliveries(payment, events, { catchAllUrl, customer: customerOf(world, payment) })
 
 // -------------------------------------------------------------------------------------
 // errors
@@ -280,91 +312,3 @@ export const deliveriesOf = (
 
 /** No payment has the id a request named (404). @internal */
 export const notFound: PaymentError = paymentError('PaymentNotFound', 'No payment has this paymentReferenceID.')
-
-/** The world, the request or the context could not be read: give a World from paysplit and plain objects. */
-export const unreadable: PaymentError = invalid('', 'type', { expected: 'object' })
-
-// -------------------------------------------------------------------------------------
-// the context (docs/rules.md C6: the service's, not the client's)
-// -------------------------------------------------------------------------------------
-
-/** A context as checked: `at` a valid timestamp, `catchAllUrl` absent or an absolute http(s) URL. */
-export interface Checked {
-  readonly at: string
-  readonly catchAllUrl: string | undefined
-  /** Only when asked for: a UUID. */
-  readonly paymentReferenceID: string
-  /** As given, when asked for (checked by the create of an invoice only). */
-  readonly kid: unknown
-  /** As given, when asked for (a failed form's; the decider checks it). */
-  readonly reason: unknown
-}
-
-const contextIssue = (path: string, format: string): Issue => issue(path, 'format', { format })
-
-/** An error of the context, the service's own fault: 500 `InvalidContext`, nothing changed. */
-export const invalidContext = (issues: ReadonlyArray<Issue>): PaymentError => ({
-  code: 'InvalidContext',
-  message: `The service gave an invalid context (the service's fault, not the request's): check ${issues.map((i) => i.path || 'the context').join(', ')}.`,
-  issues
-})
-
-/** A context that is no plain object, or that cannot be read (a getter that throws, a revoked proxy). */
-const notAContext: PaymentError = invalidContext([issue('', 'type', { expected: 'object' })])
-
-/** An optional field of the context that only some operations read. */
-export type ContextExtra = 'kid' | 'reason' | undefined
-
-/**
- * The fields of a context the operation uses, each read once, own properties only; `undefined`
- * when it cannot be read.
- */
-const readContext = (
-  ctx: unknown,
-  needsId: boolean,
-  extra: ContextExtra
-): { at: unknown; id: unknown; catchAllUrl: unknown; kid: unknown; reason: unknown } | undefined => {
-  try {
-    if (!isObject(ctx) || Array.isArray(ctx)) return undefined
-    return {
-      at: own(ctx, 'at'),
-      id: needsId ? own(ctx, 'paymentReferenceID') : undefined,
-      catchAllUrl: own(ctx, 'catchAllUrl'),
-      kid: extra === 'kid' ? own(ctx, 'kid') : undefined,
-      reason: extra === 'reason' ? own(ctx, 'reason') : undefined
-    }
-  } catch {
-    // the context is the service's: one it cannot read is its fault as much as a wrong one
-    return undefined
-  }
-}
-
-/**
- * Checks the fields of a context the operation uses (docs/rules.md C6): `at` always,
- * `paymentReferenceID` when `needsId`, `catchAllUrl` when given; `extra` is read as given. Only
- * own properties are read, each once, here and nowhere else; an own `catchAllUrl: undefined` is no
- * catch-all url. A context that cannot be read (a getter that throws, a revoked proxy) is
- * `InvalidContext` too: the context is the service's.
- */
-export const checkContext = (ctx: unknown, needsId: boolean, extra?: ContextExtra): E.Either<PaymentError, Checked> => {
-  const read = readContext(ctx, needsId, extra)
-  if (read === undefined) return E.left(notAContext)
-  const { at, id, catchAllUrl } = read
-  const issues: Array<Issue> = []
-  if (!isTimestamp(at)) issues.push(contextIssue('at', 'timestamp'))
-  if (needsId && (typeof id !== 'string' || !isUuid(id))) issues.push(contextIssue('paymentReferenceID', 'uuid'))
-  if (catchAllUrl !== undefined && (typeof catchAllUrl !== 'string' || !isHttpUrl(catchAllUrl))) {
-    issues.push(contextIssue('catchAllUrl', 'url'))
-  }
-  if (issues.length > 0) return E.left(invalidContext(issues))
-  return E.right({
-    at: at as string,
-    catchAllUrl: catchAllUrl as string | undefined,
-    paymentReferenceID: typeof id === 'string' ? id : '',
-    kid: read.kid,
-    reason: read.reason
-  })
-}
-
-/** The issue of a create of an invoice whose context has no valid KID. */
-export const kidIssue: Issue = contextIssue('kid', 'kid')

@@ -191,7 +191,7 @@ export const exchange = async (
 ): Promise<void> => {
   m.tick += 1
   const response = await sendLogged(m, r, real)
-  const [world, expected, deliveries] = model(m.world, response)
+  const { world, response: expected, deliveries } = model(m.world, response)
   m.world = world
   learn?.(response, expected.status)
   logRequest(m, real)

@@ -84,8 +84,8 @@ describe('errors, payment, webhooks, service: the remaining branches', () => {
   })
 
   it('receiveTransfer with a transfer that is not an object is ValidationFailed', () => {
-    const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body: { ...cardRequest({ paymentGateway: 'invoice', chargeImmediately: undefined }) } }, { at: at(0), paymentReferenceID: PAYMENT_ID, kid: '12345674' })
-    const [, r] = receiveTransfer(world, PAYMENT_ID, null as never, { at: at(1) })
+    const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body: { ...cardRequest({ paymentGateway: 'invoice', chargeImmediately: undefined }) } }, { at: at(0), paymentReferenceID: PAYMENT_ID, kid: '12345674' })
+    const { result: r } = receiveTransfer(world, PAYMENT_ID, null as never, { at: at(1) })
     expect(codeOf(r)).toBe('ValidationFailed')
   })
 })
