@@ -14,7 +14,7 @@ import { sameJson } from '../internal/json.js'
 import { isObject, own } from '../internal/own.js'
 import { errorResponse, type HttpResponse } from './responses.js'
 import type { RouteName } from './routes.js'
-import { idempotencyEntryKey, type IdempotencyKeys, type IdempotencyKeyRow, type StoredResponse, type World } from '../service/world.js'
+import { idempotencyEntryKey, type IdempotencyKeys, type IdempotencyRecord, type StoredResponse, type World } from '../service/world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -65,7 +65,7 @@ const copyResponse = (r: StoredResponse): HttpResponse => copyJson(r) as HttpRes
 const timeOf = (at: unknown): number => (typeof at === 'string' ? Date.parse(at) : Number.NaN)
 
 /** True when the record was first used 24 hours or more before `now` (a record without a readable `at` too). */
-const expired = (record: IdempotencyKeyRow, now: number): boolean => {
+const expired = (record: IdempotencyRecord, now: number): boolean => {
   const first = timeOf(own(record, 'at'))
   return !(now - first < IDEMPOTENCY_KEY_TTL_MS)
 }
@@ -80,7 +80,7 @@ const keysOf = (world: World): IdempotencyKeys | undefined => {
  * keeps at most the keys of the last 24 hours.
  */
 const withoutExpired = (keys: IdempotencyKeys, now: number): IdempotencyKeys => {
-  let kept: Map<string, IdempotencyKeyRow> | undefined
+  let kept: Map<string, IdempotencyRecord> | undefined
   for (const [entry, record] of keys) {
     if (expired(record, now)) {
       kept ??= new Map(keys)
@@ -165,7 +165,7 @@ export type KeyCheck =
       /** The `at` of the request, in milliseconds. */
       readonly now: number
       /** The record to keep once the response is known (absent: no key). */
-      readonly record?: Omit<IdempotencyKeyRow, 'response'>
+      readonly record?: Omit<IdempotencyRecord, 'response'>
     }
 
 /**
@@ -241,7 +241,7 @@ export const rememberOutcome = (
   before: World,
   after: World,
   response: HttpResponse
-): readonly [world: World, kept: IdempotencyKeyRow | undefined] => {
+): readonly [world: World, kept: IdempotencyRecord | undefined] => {
   const keys = keysOf(before)
   const record = check.record !== undefined && response.status < 500 ? check.record : undefined
   if (record === undefined) {
@@ -251,7 +251,7 @@ export const rememberOutcome = (
     return [keysOf(after) === kept ? after : { ...after, idempotencyKeys: kept }, undefined]
   }
   const next = new Map(keys === undefined ? [] : withoutExpired(keys, check.now))
-  const row: IdempotencyKeyRow = { ...record, response: copyResponse(response) }
+  const row: IdempotencyRecord = { ...record, response: copyResponse(response) }
   next.set(idempotencyEntryKey(record.scope, record.key), row)
   return [{ ...after, idempotencyKeys: next }, row]
 }

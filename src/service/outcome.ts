@@ -9,7 +9,7 @@ import * as E from '../internal/either.js'
 import type { PaymentError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
-import type { CustomerRow, Deliveries, IdempotencyKeyRow, OcrTransmissionRow, ReferenceRow, World } from './world.js'
+import type { CustomerRow, Deliveries, IdempotencyRecord, OcrTransmissionRow, ReferenceRow, World } from './world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -50,7 +50,7 @@ export interface Changes {
   /** Create references made. */
   readonly references: ReadonlyArray<ReferenceRow>
   /** Answers kept for an `idempotency-key` (a key whose earlier row expired is written again). */
-  readonly idempotencyKeys: ReadonlyArray<IdempotencyKeyRow>
+  readonly idempotencyKeys: ReadonlyArray<IdempotencyRecord>
   /** Bank transmissions applied. */
   readonly ocrTransmissions: ReadonlyArray<OcrTransmissionRow>
 }

@@ -21,7 +21,7 @@ import {
   ocrTransmissionKey,
   type CreatedReference,
   type CustomerRow,
-  type IdempotencyKeyRow,
+  type IdempotencyRecord,
   type OcrTransmissionRow,
   type ReferenceRow,
   type StoredResponse,
@@ -70,7 +70,7 @@ export interface WorldRows {
   readonly payments?: ReadonlyArray<unknown>
   readonly customers?: ReadonlyArray<CustomerRow>
   readonly references?: ReadonlyArray<ReferenceRow>
-  readonly idempotencyKeys?: ReadonlyArray<IdempotencyKeyRow>
+  readonly idempotencyKeys?: ReadonlyArray<IdempotencyRecord>
   readonly ocrTransmissions?: ReadonlyArray<OcrTransmissionRow>
 }
 
@@ -155,7 +155,7 @@ const referenceOf = (row: unknown, path: string): Read<ReferenceRow> => {
   return E.right({ ...ids.right, request: request.right as PaymentIntentRequest, ...(kid.right !== undefined ? { kid: kid.right } : {}) })
 }
 
-const idempotencyKeyOf = (row: unknown, path: string): Read<IdempotencyKeyRow> => {
+const idempotencyKeyOf = (row: unknown, path: string): Read<IdempotencyRecord> => {
   const scope = optionalText(row, path, 'scope')
   if (E.isLeft(scope)) return scope
   const first = texts(row, path, ['key', 'at'])
@@ -249,7 +249,7 @@ export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
     const payments = new Map<string, Payment>()
     const customers = new Map<string, Customer>()
     const references = new Map<string, CreatedReference>()
-    const idempotencyKeys = new Map<string, IdempotencyKeyRow>()
+    const idempotencyKeys = new Map<string, IdempotencyRecord>()
     const ocrTransmissions = new Map<string, OcrTransmissionRow>()
     const fault =
       readAll(lists.payments, 'payments', paymentOf, payments, (p) => [keyOf(p.paymentReferenceID), p]) ??

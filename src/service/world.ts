@@ -62,7 +62,7 @@ export interface ReferenceRow extends CreatedReference {
  * method, its path as given, and a copy of its body), the response paysplit gave, and the `at` of
  * that first use.
  */
-export interface IdempotencyKeyRow {
+export interface IdempotencyRecord {
   /** `ctx.idempotencyScope` of the first use; absent: the shared scope. */
   readonly scope?: string
   /** The key as the header gave it. */
@@ -93,7 +93,7 @@ export interface OcrTransmissionRow {
 // -------------------------------------------------------------------------------------
 
 /** The keys a world remembers, by {@link idempotencyEntryKey} of their scope and key. */
-export type IdempotencyKeys = ReadonlyMap<string, IdempotencyKeyRow>
+export type IdempotencyKeys = ReadonlyMap<string, IdempotencyRecord>
 
 /**
  * The state of the whole service, an immutable value. Build one from stored rows with `worldOf`;
@@ -141,7 +141,7 @@ export const emptyWorld: World = Object.freeze({
   payments: new Map<string, Payment>(),
   customers: new Map<string, Customer>(),
   references: new Map<string, CreatedReference>(),
-  idempotencyKeys: new Map<string, IdempotencyKeyRow>(),
+  idempotencyKeys: new Map<string, IdempotencyRecord>(),
   ocrTransmissions: new Map<string, OcrTransmissionRow>()
 })
 

@@ -14,7 +14,7 @@ import {
   type BankRowKeys,
   type Changes,
   type CustomerRow,
-  type IdempotencyKeyRow,
+  type IdempotencyRecord,
   type OcrTransmissionRow,
   type ReferenceRow,
   type RowKeys,
@@ -26,7 +26,7 @@ export interface Rows {
   readonly payments: ReadonlyMap<string, Payment>
   readonly customers: ReadonlyMap<string, CustomerRow>
   readonly references: ReadonlyMap<string, ReferenceRow>
-  readonly idempotencyKeys: ReadonlyMap<string, IdempotencyKeyRow>
+  readonly idempotencyKeys: ReadonlyMap<string, IdempotencyRecord>
   readonly ocrTransmissions: ReadonlyMap<string, OcrTransmissionRow>
 }
 

@@ -9,7 +9,7 @@ import {
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_KEY_TTL_MS,
   idempotencyEntryKey,
-  type IdempotencyKeyRow,
+  type IdempotencyRecord,
   type StoredResponse,
   type World
 } from 'paysplit/http'
@@ -82,7 +82,7 @@ export const loadKey = async (tx: Queryable, k: KeyOfRequest, world: World): Pro
   const rows = await tx.query<KeyRow>('SELECT method, path, body, response, first_at FROM idempotency_keys WHERE scope = $1 AND key = $2', [k.scope, k.key])
   const row = rows.rows[0]
   if (row === undefined) return world
-  const record: IdempotencyKeyRow = {
+  const record: IdempotencyRecord = {
     scope: k.scope,
     key: k.key,
     at: row.first_at,
