@@ -5,7 +5,7 @@
  * once and again), each step checked twice:
  *
  * - the slice law: the operation on the slice its keys name (`requestKeys`, `transferKeys`,
- *   `ocrKeys`, the form's payment; with every payment's customer and reference and every
+ *   `ocrKeys`, `formKeys` for the form; with every payment's customer and reference and every
  *   reference's payment, built by `worldOf`) gives the same response, result or report,
  *   deliveries, events and changes as on the whole world;
  * - what to write: `changes` applied to the rows of the world given give the rows of the world
@@ -20,6 +20,7 @@ import {
   completeForm,
   emptyWorld,
   failForm,
+  formKeys,
   handle,
   ocrKeys,
   receiveOcrGiro,
@@ -64,7 +65,7 @@ type Step = { readonly later: number; readonly badAt: boolean } & (
   | { readonly t: 'action'; readonly id: number; readonly upper: boolean; readonly action: 'cancel' | 'charge' | 'refund'; readonly keyed: Keyed }
   | { readonly t: 'patch'; readonly id: number; readonly action: 'refund/partially' | 'adjust'; readonly ops: ReadonlyArray<Op>; readonly reversed: boolean; readonly keyed: Keyed }
   | { readonly t: 'read'; readonly what: number; readonly n: number; readonly upper: boolean }
-  | { readonly t: 'form'; readonly id: number; readonly complete: boolean }
+  | { readonly t: 'form'; readonly id: number; readonly upper: boolean; readonly complete: boolean }
   | { readonly t: 'transfer'; readonly id: number; readonly kid: number; readonly own: boolean; readonly permille: number }
   | { readonly t: 'byKid'; readonly kid: number; readonly permille: number }
   | { readonly t: 'ocr'; readonly number: number; readonly rows: ReadonlyArray<{ readonly kid: number; readonly permille: number; readonly type: number }> }
@@ -91,7 +92,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ ...timing, t: fc.constant('action' as const), id, upper: fc.boolean(), action: fc.constantFrom('cancel' as const, 'charge' as const, 'refund' as const), keyed }) },
   { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('patch' as const), id, action: fc.constantFrom('refund/partially' as const, 'adjust' as const), ops: fc.array(opArb, { minLength: 1, maxLength: 3 }), reversed: fc.boolean(), keyed }) },
   { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('read' as const), what: fc.nat({ max: 5 }), n: fc.nat({ max: 3 }), upper: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('form' as const), id, complete: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('form' as const), id, upper: fc.boolean(), complete: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('transfer' as const), id, kid: kidIx, own: fc.boolean(), permille: fc.integer({ min: 1, max: 1500 }) }) },
   { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('byKid' as const), kid: kidIx, permille: fc.integer({ min: 1, max: 1500 }) }) },
   {
@@ -133,7 +134,7 @@ const openWith = (world: World, kid: string): string | undefined =>
 interface Op2 {
   readonly run: (world: World) => Outcome
   readonly keys: RowKeys | BankRowKeys
-  /** The form and a transfer by id read the payment they are given. */
+  /** A transfer by id reads the payment it is given. */
   readonly payment?: string
 }
 
@@ -174,11 +175,10 @@ const opOf = (world: World, step: Step, at: string): Op2 => {
       return httpOp({ method, path: paths[step.what] ?? '/nowhere' }, { ...base, paymentReferenceID: idOf(99) })
     }
     case 'form': {
-      const target = idOf(step.id + 1)
+      const target = withCase(idOf(step.id + 1), step.upper)
       return {
         run: (w) => (step.complete ? completeForm(w, target, base) : failForm(w, target, { ...base, reason: 'card declined' })),
-        keys: { paymentReferenceIDs: [], externalPaymentReferenceIDs: [], customerExternalIDs: [], openInvoiceKids: [] },
-        payment: target
+        keys: formKeys(target)
       }
     }
     case 'transfer': {
