@@ -4,6 +4,7 @@
  * `paysplit-check` passes against it with every option the command has for a service (webhooks
  * with their Standard Webhooks signatures checked, the hosted form's complete and fail through its
  * page, bank transfers, retries with Idempotency-Key, test environments, messages compared, races);
+ * requests at once on one payment or one new customer lose no update;
  * OCR giro files (the command has no option for them) are applied once, unmatched transfers parked;
  * the form refuses a payment id alone, another action's or an expired token, and a post from
  * another site; docs/http.md shows the example's code as it is, and its size.
@@ -95,6 +96,19 @@ describe('the embedding example passes paysplit-check', () => {
     expect(out).not.toMatch(/never exercised/)
     expect(out).toMatch(/completeForm Charged.*transferByKid Charged/)
     expect(Number(/(\d+) webhooks checked/.exec(out)?.[1])).toBeGreaterThan(50)
+  })
+})
+
+describe('the embedding example: requests at once (races, on PostgreSQL under npm run test:postgres)', () => {
+  it('of ten cancels of one payment at once, one succeeds; four creates at once of one new customer keep every field each gave', async () => {
+    const card = await create(cardRequest())
+    const cancels = await Promise.all(Array.from({ length: 10 }, () => call('POST', `/payments/${card.id}/cancel`)))
+    expect(cancels.map((a) => a.status).sort()).toStrictEqual([200, ...Array<number>(9).fill(409)])
+    const customerExternalID = `customer-at-once-${String(refs)}`
+    const fields = [{ name: 'Kari Nordmann' }, { email: 'kari@example.no' }, { mobilePrefix: '+47' }, { mobile: '41234567' }]
+    const creates = await Promise.all(fields.map((customer, i) => call('POST', '/payments', cardRequest({ externalPaymentReferenceID: `at-once-${String(refs)}-${String(i)}`, customerExternalID, customer }))))
+    expect(creates.map((c) => c.status)).toStrictEqual([201, 201, 201, 201])
+    expect((await call('GET', `/customers/${customerExternalID}`)).body.customer).toStrictEqual(Object.assign({}, ...fields))
   })
 })
 
