@@ -1,4 +1,4 @@
--- paysplit's tables for PostgreSQL 15 or newer (PGlite included): `import.meta.resolve('paysplit/schema.sql')`.
+-- paysplit's tables, for PostgreSQL 12 or newer (PGlite included): `import.meta.resolve('paysplit/schema.sql')`.
 --
 -- One table per kind of row an operation's `changes` lists (docs/http.md, "The store contract"),
 -- plus the outbox and the bank transfers that matched no invoice. Each table keeps the row as
