@@ -1,13 +1,14 @@
 /**
  * The key store of safe retries (docs/rules.md C13, docs/decisions.md "Idempotency keys"): the
- * persistent weight-balanced tree and the map with expiry built on it, proven against a plain
- * `Map` as the model (the same lookups, the same forgetting, every old version unchanged after
+ * persistent weight-balanced tree, the hash trie, and the map with expiry built on them, proven
+ * against a plain `Map` as the model (the same lookups, the same forgetting, every old version unchanged after
  * a change), and the world's keys under `handle` against the store they replaced (a `Map`
  * copied and filtered on each keyed request).
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ExpiringMap } from '../../src/internal/expiringMap.js'
+import { checkTrie, get, hashOf, remove as removeKey, set, type Trie } from '../../src/internal/hashTrie.js'
 import { entriesOf, insert, isValidTree, lookup, remove, removeMin, sizeOf, type Tree } from '../../src/internal/sortedMap.js'
 import {
   IDEMPOTENCY_KEY_TTL_MS,
@@ -73,6 +74,75 @@ describe('the persistent sorted map (a weight-balanced tree)', () => {
     const depth = (t: Tree<number, number>): number => (t === undefined ? 0 : 1 + Math.max(depth(t.left), depth(t.right)))
     expect(isValidTree(tree, byNumber)).toBe(true)
     expect(depth(tree)).toBeLessThanOrEqual(2 * Math.log2(100_000))
+  })
+})
+
+// -------------------------------------------------------------------------------------
+// the hash trie
+// -------------------------------------------------------------------------------------
+
+/** Hashes: the real one, and weak ones that make keys collide (whole buckets) or share every slot but the last. */
+const hashes: ReadonlyArray<readonly [string, (key: string) => number]> = [
+  ['hashOf', hashOf],
+  ['4 hashes: many collisions', (k) => k.length % 4],
+  ['the top bits only: 7 levels deep', (k) => ((k.charCodeAt(0) || 0) & 3) << 30 >>> 0],
+  ['hashOf on 8 bits', (k) => hashOf(k) & 0x8000_00ff]
+]
+
+type TrieOp = { readonly t: 'set'; readonly key: string; readonly value: number } | { readonly t: 'remove'; readonly key: string }
+
+const trieKey = fc.oneof(fc.constantFrom('a', 'b', 'c', 'ab', 'ba', '', 'é', 'k-1', 'k-2'), fc.string({ maxLength: 6 }))
+const trieOp: fc.Arbitrary<TrieOp> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('set' as const), key: trieKey, value: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('remove' as const), key: trieKey }) }
+)
+
+describe('the persistent hash trie', () => {
+  it.each(hashes)('aTrieIsAMap (%s): after every set and remove it holds what a Map holds, in canonical shape; every old version is unchanged', (_, hash) => {
+    fc.assert(
+      fc.property(fc.array(trieOp, { maxLength: 150 }), (ops) => {
+        let trie: Trie<number> = undefined
+        let model = new Map<string, number>()
+        const versions: Array<readonly [Trie<number>, ReadonlyMap<string, number>]> = []
+        for (const op of ops) {
+          const before = trie
+          model = new Map(model)
+          if (op.t === 'set') {
+            trie = set(trie, op.key, hash(op.key), op.value)
+            model.set(op.key, op.value)
+          } else {
+            const had = model.delete(op.key)
+            trie = removeKey(trie, op.key, hash(op.key))
+            if (!had) expect(trie).toBe(before)
+          }
+          const checked = checkTrie(trie, hash)
+          expect(checked.valid).toBe(true)
+          expect(new Map(checked.entries)).toStrictEqual(model)
+          expect(checked.entries.length).toBe(model.size)
+          for (const k of ['a', 'b', 'c', 'ab', 'zz', op.key]) expect(get(trie, k, hash(k))).toBe(model.get(k))
+          versions.push([trie, model])
+        }
+        for (const [old, snapshot] of versions) expect(new Map(checkTrie(old, hash).entries)).toStrictEqual(snapshot)
+      })
+    )
+  })
+
+  it('stays shallow: 100 000 keys sit 4 levels deep on average (a binary tree needs 17), never more than 7', () => {
+    let trie: Trie<number> = undefined
+    for (let i = 0; i < 100_000; i++) {
+      const key = `["api-${String(i % 7)}","k-${String(i)}"]`
+      trie = set(trie, key, hashOf(key), i)
+    }
+    const depths: Array<number> = []
+    const walk = (t: Trie<number>, d: number): void => {
+      if (t === undefined) return
+      if (t.kind === 'branch') for (const c of t.children) walk(c, d + 1)
+      else depths.push(d)
+    }
+    walk(trie, 0)
+    expect(depths.length).toBe(100_000)
+    expect(depths.reduce((a, b) => a + b, 0) / depths.length).toBeLessThan(4.5)
+    expect(Math.max(...depths)).toBeLessThanOrEqual(7)
   })
 })
 
