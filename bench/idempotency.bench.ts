@@ -72,7 +72,7 @@ const retries = (n: number, plainMap = false): (() => unknown) => {
 
 export const runIdempotencyBenchmarks = async (): Promise<void> => {
   // CPU time: the machines these run on are shared, and a request that waits for a core costs nothing more
-  const options = { rounds: 15, batchMs: 40, warmupMs: 300, cpu: true } as const
+  const options = { rounds: 31, batchMs: 50, warmupMs: 1000, cpu: true } as const
   // the cost per keyed request as the keys kept grow: flat is ≈ 1
   const base = newKeys(SIZES[0])
   for (const n of SIZES.slice(1)) {
