@@ -1,30 +1,28 @@
 /**
  * A persistent map from strings to values, each entry with a time, that forgets its oldest
- * entries in O(log n) each: a hash trie by key for lookups (`./hashTrie.ts`, about 4 levels at
- * 10⁵ keys) and a weight-balanced tree by time, then key, for expiry (`./sortedMap.ts`). Every
- * change returns a new map; the map given is never changed, and shares all but O(log n) nodes
- * with the new one. It is a `ReadonlyMap`, read like
+ * entries in O(log n) each: two weight-balanced trees (`./sortedMap.ts`), one by key for lookups,
+ * one by time (then key) for expiry. Every change returns a new map; the map given is never
+ * changed, and shares all but O(log n) nodes with the new one. It is a `ReadonlyMap`, read like
  * any other; it iterates its entries oldest first (by time, then key). The world of
  * `paysplit/http` keeps its idempotency keys in one (docs/decisions.md, "Idempotency keys").
  *
  * @internal
  * @module expiringMap
  */
-import { checkTrie, get as getFromTrie, hashOf, remove as removeFromTrie, set as setInTrie, type Trie } from './hashTrie.js'
-import { entriesOf, fromSorted, insert, isValidTree, min, remove, removeMin, sizeOf, type Compare, type Tree } from './sortedMap.js'
+import { entriesOf, fromSorted, insert, lookup, min, remove, removeMin, sizeOf, type Compare, type Tree } from './sortedMap.js'
 
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
 
-/** An entry as the key tree holds it: the value and its time. */
-interface Slot<V> {
+/** An entry as the key tree holds it: the value and its time. @internal */
+export interface Slot<V> {
   readonly value: V
   readonly time: number
 }
 
-/** An entry as the time tree orders it. */
-interface Due {
+/** An entry as the time tree orders it. @internal */
+export interface Due {
   readonly time: number
   readonly key: string
 }
@@ -54,10 +52,10 @@ const orderable = (time: number): number => (typeof time === 'number' && !Number
  * assert.strictEqual(one.get('a'), 'first') // the map given is unchanged
  */
 export class ExpiringMap<V> implements ReadonlyMap<string, V> {
-  readonly #byKey: Trie<Slot<V>>
+  readonly #byKey: Tree<string, Slot<V>>
   readonly #byTime: Tree<Due, V>
 
-  private constructor(byKey: Trie<Slot<V>>, byTime: Tree<Due, V>) {
+  private constructor(byKey: Tree<string, Slot<V>>, byTime: Tree<Due, V>) {
     this.#byKey = byKey
     this.#byTime = byTime
   }
@@ -87,29 +85,25 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
   static from<V>(entries: Iterable<readonly [string, V]>, timeOf: (value: V) => number): ExpiringMap<V> {
     const last = new Map<string, V>()
     for (const [key, value] of entries) last.set(key, value)
-    let byKey: Trie<Slot<V>> = undefined
-    const dues: Array<readonly [Due, V]> = []
-    for (const [key, value] of last) {
-      const time = orderable(timeOf(value))
-      byKey = setInTrie(byKey, key, hashOf(key), { value, time })
-      dues.push([{ time, key }, value])
-    }
-    return new ExpiringMap(byKey, fromSorted(dues.sort(([a], [b]) => byDue(a, b))))
+    const slots = [...last].map(([key, value]) => ({ key, value, time: orderable(timeOf(value)) }))
+    const byKey = fromSorted(slots.sort((a, b) => byText(a.key, b.key)).map((s) => [s.key, { value: s.value, time: s.time }] as const))
+    const byTime = fromSorted(slots.sort(byDue).map((s) => [{ time: s.time, key: s.key }, s.value] as const))
+    return new ExpiringMap(byKey, byTime)
   }
 
   /** The number of entries. */
   get size(): number {
-    return sizeOf(this.#byTime)
+    return sizeOf(this.#byKey)
   }
 
   /** The value of `key`, if any: O(log n). */
   get(key: string): V | undefined {
-    return typeof key === 'string' ? getFromTrie(this.#byKey, key, hashOf(key))?.value : undefined
+    return typeof key === 'string' ? lookup(this.#byKey, key, byText)?.value.value : undefined
   }
 
   /** Whether `key` has an entry: O(log n). */
   has(key: string): boolean {
-    return typeof key === 'string' && getFromTrie(this.#byKey, key, hashOf(key)) !== undefined
+    return typeof key === 'string' && lookup(this.#byKey, key, byText) !== undefined
   }
 
   /**
@@ -124,10 +118,9 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
    */
   with(key: string, value: V, time: number): ExpiringMap<V> {
     const due = { time: orderable(time), key }
-    const hash = hashOf(key)
-    const old = getFromTrie(this.#byKey, key, hash)
-    const byTime = old === undefined ? this.#byTime : remove(this.#byTime, { time: old.time, key }, byDue)
-    return new ExpiringMap(setInTrie(this.#byKey, key, hash, { value, time: due.time }), insert(byTime, due, value, byDue))
+    const old = lookup(this.#byKey, key, byText)
+    const byTime = old === undefined ? this.#byTime : remove(this.#byTime, { time: old.value.time, key }, byDue)
+    return new ExpiringMap(insert(this.#byKey, key, { value, time: due.time }, byText), insert(byTime, due, value, byDue))
   }
 
   /**
@@ -141,11 +134,9 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
    * assert.strictEqual(m.without('b'), m)
    */
   without(key: string): ExpiringMap<V> {
-    if (typeof key !== 'string') return this
-    const hash = hashOf(key)
-    const old = getFromTrie(this.#byKey, key, hash)
+    const old = typeof key === 'string' ? lookup(this.#byKey, key, byText) : undefined
     if (old === undefined) return this
-    return new ExpiringMap(removeFromTrie(this.#byKey, key, hash), remove(this.#byTime, { time: old.time, key }, byDue))
+    return new ExpiringMap(remove(this.#byKey, key, byText), remove(this.#byTime, { time: old.value.time, key }, byDue))
   }
 
   /**
@@ -166,7 +157,7 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
     let byKey = this.#byKey
     let byTime = this.#byTime
     while (oldest !== undefined && oldest.key.time <= cutoff) {
-      byKey = removeFromTrie(byKey, oldest.key.key, hashOf(oldest.key.key))
+      byKey = remove(byKey, oldest.key.key, byText)
       byTime = removeMin(byTime)
       oldest = min(byTime)
     }
@@ -205,21 +196,15 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
   }
 
   /**
-   * Whether both trees keep their invariants and hold the same entries (for the properties that
-   * prove the map): O(n log n).
+   * The two trees of a map, for the properties that prove it (their invariants, and that they
+   * hold the same entries).
    *
    * @example
    * import * as assert from 'node:assert'
    * import { ExpiringMap } from './expiringMap.js'
-   * assert.strictEqual(ExpiringMap.empty<number>().with('a', 1, 5).isValid(), true)
+   * assert.strictEqual(ExpiringMap.treesOf(ExpiringMap.empty<number>().with('a', 1, 5)).byKey?.key, 'a')
    */
-  isValid(): boolean {
-    const trie = checkTrie(this.#byKey)
-    if (!trie.valid || trie.entries.length !== sizeOf(this.#byTime)) return false
-    for (const [due, value] of entriesOf(this.#byTime)) {
-      const slot = getFromTrie(this.#byKey, due.key, hashOf(due.key))
-      if (slot === undefined || slot.value !== value || slot.time !== due.time) return false
-    }
-    return isValidTree(this.#byTime, byDue)
+  static treesOf<V>(m: ExpiringMap<V>): { readonly byKey: Tree<string, Slot<V>>; readonly byTime: Tree<Due, V> } {
+    return { byKey: m.#byKey, byTime: m.#byTime }
   }
 }

@@ -33,7 +33,7 @@ export type Compare<K> = (a: K, b: K) => number
 // balance
 // -------------------------------------------------------------------------------------
 
-/** A subtree may hold at most DELTA times the entries of its sibling. */
+/** A subtree may hold at most DELTA times the entries of its sibling (one entry against none aside). */
 const DELTA = 3
 /** Past DELTA, a single rotation when the outer grandchild holds at least 1/RATIO of the heavy side, else a double one. */
 const RATIO = 2
@@ -255,36 +255,4 @@ export const fromSorted = <K, V>(sorted: ReadonlyArray<readonly [K, V]>): Tree<K
     return node(key, value, build(from, mid), build(mid + 1, to))
   }
   return build(0, sorted.length)
-}
-
-// -------------------------------------------------------------------------------------
-// invariants (for the properties that prove the tree)
-// -------------------------------------------------------------------------------------
-
-/**
- * Whether the tree keeps its invariants: keys strictly ascending in order, every `size` right,
- * and every node weight-balanced (neither side more than δ = 3 times the other, a side of one
- * entry against an empty one aside).
- *
- * @internal
- * @example
- * import * as assert from 'node:assert'
- * import { fromSorted, isValidTree } from './sortedMap.js'
- * const cmp = (a: number, b: number): number => a - b
- * assert.strictEqual(isValidTree(fromSorted([[1, 'a'], [2, 'b'], [3, 'c']]), cmp), true)
- */
-export const isValidTree = <K, V>(t: Tree<K, V>, cmp: Compare<K>): boolean => {
-  const check = (n: Tree<K, V>): boolean => {
-    if (n === undefined) return true
-    const ln = sizeOf(n.left)
-    const rn = sizeOf(n.right)
-    const balanced = ln + rn <= 1 || (ln <= DELTA * rn && rn <= DELTA * ln)
-    return n.size === ln + rn + 1 && balanced && check(n.left) && check(n.right)
-  }
-  let previous: { readonly key: K } | undefined
-  for (const [key] of entriesOf(t)) {
-    if (previous !== undefined && cmp(previous.key, key) >= 0) return false
-    previous = { key }
-  }
-  return check(t)
 }
