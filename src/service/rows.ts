@@ -14,8 +14,10 @@ import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../state/trustedState.js'
 import { NONE } from './outcome.js'
 import { isObject, own } from '../internal/own.js'
+import { ExpiringMap } from '../internal/expiringMap.js'
 import {
   idempotencyEntryKey,
+  idempotencyTimeOf,
   keyOf,
   mergeCustomer,
   ocrTransmissionKey,
@@ -257,7 +259,9 @@ export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
       readAll(lists.references, 'references', referenceOf, references, (r) => [r.externalPaymentReferenceID, r]) ??
       readAll(lists.idempotencyKeys, 'idempotencyKeys', idempotencyKeyOf, idempotencyKeys, (r) => [idempotencyEntryKey(r.scope, r.key), r]) ??
       readAll(lists.ocrTransmissions, 'ocrTransmissions', transmissionOf, ocrTransmissions, (r) => [ocrTransmissionKey(r.dataSender, r.transmissionNumber), r])
-    return fault !== undefined ? E.left(fault) : E.right({ payments, customers, references, idempotencyKeys, ocrTransmissions })
+    if (fault !== undefined) return E.left(fault)
+    // the keys as the persistent map a keyed request runs on in O(log n) (docs/decisions.md, "Idempotency keys")
+    return E.right({ payments, customers, references, idempotencyKeys: ExpiringMap.from(idempotencyKeys, idempotencyTimeOf), ocrTransmissions })
   } catch {
     // rows that cannot be read (a getter that throws, a revoked proxy)
     return E.left(invalid('', 'type', { expected: 'object' }))

@@ -14,6 +14,7 @@ import { initialState, isPayment } from '../payment.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../state/trustedState.js'
 import { own } from '../internal/own.js'
+import { ExpiringMap } from '../internal/expiringMap.js'
 import type { WebhookDelivery } from './webhooks.js'
 
 // -------------------------------------------------------------------------------------
@@ -65,7 +66,10 @@ export interface ReferenceRow extends CreatedReference {
 export interface IdempotencyRecord {
   /** `ctx.idempotencyScope` of the first use; absent: the shared scope. */
   readonly scope?: string
-  /** The key as the header gave it. */
+  /**
+   * The key as the header names it (docs/rules.md C13): a structured-field string unquoted
+   * (`"abc"` and `abc` are the key `abc`).
+   */
   readonly key: string
   /** The `at` of the first use: the row is forgotten 24 hours later. */
   readonly at: string
@@ -92,7 +96,14 @@ export interface OcrTransmissionRow {
 // model: the world
 // -------------------------------------------------------------------------------------
 
-/** The keys a world remembers, by {@link idempotencyEntryKey} of their scope and key. */
+/**
+ * The keys a world remembers, by {@link idempotencyEntryKey} of their scope and key: a
+ * `ReadonlyMap`, read with `get`, `has`, `size` and iteration. The worlds paysplit returns (and
+ * `emptyWorld`, `worldOf`) hold a persistent map: a keyed request costs O(log n) in the keys
+ * kept, and the world given is never changed (docs/decisions.md, "Idempotency keys"). A world
+ * built by hand may hold a `Map`: the first request that changes that world takes its entries
+ * over, once.
+ */
 export type IdempotencyKeys = ReadonlyMap<string, IdempotencyRecord>
 
 /**
@@ -141,7 +152,7 @@ export const emptyWorld: World = Object.freeze({
   payments: new Map<string, Payment>(),
   customers: new Map<string, Customer>(),
   references: new Map<string, CreatedReference>(),
-  idempotencyKeys: new Map<string, IdempotencyRecord>(),
+  idempotencyKeys: ExpiringMap.empty<IdempotencyRecord>(),
   ocrTransmissions: new Map<string, OcrTransmissionRow>()
 })
 
@@ -164,6 +175,26 @@ export const keyOf = (paymentReferenceID: string): string => paymentReferenceID.
  * assert.strictEqual(idempotencyEntryKey('key-a', 'k1'), idempotencyEntryKey('key-a', 'k1'))
  */
 export const idempotencyEntryKey = (scope: string | undefined, key: string): string => JSON.stringify([scope ?? null, key])
+
+/**
+ * The time of a kept key: its `at` in milliseconds (`NaN`, the oldest time, when it cannot be
+ * read). @internal
+ */
+export const idempotencyTimeOf = (record: IdempotencyRecord): number => {
+  const at = own(record, 'at')
+  return typeof at === 'string' ? Date.parse(at) : Number.NaN
+}
+
+/**
+ * A world's `idempotencyKeys` as the persistent map the key store runs on: the world's own when
+ * paysplit made it, the entries of a `Map` taken over (O(n log n), once), `undefined` for anything
+ * else (a world built by hand without keys). @internal
+ */
+export const keyStoreOf = (world: World): ExpiringMap<IdempotencyRecord> | undefined => {
+  const keys = own(world, 'idempotencyKeys')
+  if (keys instanceof ExpiringMap) return keys as ExpiringMap<IdempotencyRecord>
+  return keys instanceof Map ? ExpiringMap.from(keys as IdempotencyKeys, idempotencyTimeOf) : undefined
+}
 
 /**
  * The key a transmission is applied once under (docs/rules.md C14): its data sender and

@@ -1,8 +1,9 @@
 /**
  * C15, the laws of the store contract, over random lives of a world driven through every operation
  * (every route of `handle`, repeats and used references, keyed retries and reused keys in two
- * scopes, keys that expire, KIDs that collide, the form, transfers by id and by KID, OCR files sent
- * once and again), each step checked twice:
+ * scopes, sent bare and as structured-field strings, many keys that expire at once, KIDs that
+ * collide, the form, transfers by id and by KID, OCR files sent once and again), each step
+ * checked twice:
  *
  * - the slice law: the operation on the slice its keys name (`requestKeys`, `transferKeys`,
  *   `ocrKeys`, `formKeys` for the form; with every payment's customer and reference and every
@@ -18,7 +19,6 @@ import { describe, expect, it } from 'vitest'
 import { kid as kidNumber } from '../../src/index.js'
 import {
   completeForm,
-  emptyWorld,
   failForm,
   formKeys,
   handle,
@@ -28,6 +28,7 @@ import {
   receiveTransferByKid,
   requestKeys,
   transferKeys,
+  worldOf,
   type BankRowKeys,
   type HandleContext,
   type HttpRequest,
@@ -53,12 +54,20 @@ const kidOf = (n: number): string => {
 const IDS = 4
 const id = fc.nat({ max: IDS - 1 })
 const kidIx = fc.nat({ max: 1 })
+/** Keys: a few used again and again (retries, reuses), many used once (to expire many at once); sent bare or as a structured-field string. */
 const keyed = fc.oneof(
   { weight: 2, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.record({ key: fc.constantFrom('k-0', 'k-1', 'k-2'), scope: fc.constantFrom(undefined, 'api-a') }) }
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      key: fc.oneof({ weight: 2, arbitrary: fc.constantFrom('k-0', 'k-1', 'k-2', 'k"3', 'k\\4') }, { weight: 1, arbitrary: fc.nat({ max: 40 }).map((n) => `once-${String(n)}`) }),
+      quoted: fc.boolean(),
+      scope: fc.constantFrom(undefined, 'api-a')
+    })
+  }
 )
 
-type Keyed = { readonly key: string; readonly scope: string | undefined } | undefined
+type Keyed = { readonly key: string; readonly quoted: boolean; readonly scope: string | undefined } | undefined
 
 type Step = { readonly later: number; readonly badAt: boolean } & (
   | { readonly t: 'create'; readonly id: number; readonly upper: boolean; readonly ref: number; readonly kind: 'card' | 'now' | 'invoice'; readonly customer: number; readonly path: string; readonly kid: number; readonly keyed: Keyed }
@@ -140,7 +149,9 @@ interface Op2 {
 
 const httpOp = (request: HttpRequest, ctx: HandleContext): Op2 => ({ run: (w) => handle(w, request, ctx), keys: requestKeys(request, ctx) })
 
-const headersOf = (k: Keyed): { headers?: Record<string, string> } => (k === undefined ? {} : { headers: { 'idempotency-key': k.key } })
+/** The header of a key: bare, or as a structured-field string (`"…"`, `"` and `\\` escaped): one key either way. */
+const headersOf = (k: Keyed): { headers?: Record<string, string> } =>
+  k === undefined ? {} : { headers: { 'idempotency-key': k.quoted ? `"${k.key.replace(/[\\"]/g, (c) => `\\${c}`)}"` : k.key } }
 const scopeOf = (k: Keyed): { idempotencyScope?: string } => (k?.scope === undefined ? {} : { idempotencyScope: k.scope })
 
 const opOf = (world: World, step: Step, at: string): Op2 => {
@@ -208,6 +219,24 @@ const opOf = (world: World, step: Step, at: string): Op2 => {
   }
 }
 
+/**
+ * A world that kept `n` answers before the life starts, first used over the last 24 hours, the
+ * oldest two seconds apart from just before now: they expire one every other step, or all at once
+ * when a day passes. Their keys include those of the life's (a retry may meet one).
+ */
+const keptKeys = (n: number, now: number): World => {
+  const rows = Array.from({ length: n }, (_, i) => ({
+    ...(i % 3 === 0 ? { scope: 'api-a' } : {}),
+    key: i < 5 ? `k-${String(i)}` : `kept-${String(i)}`,
+    at: new Date(now - 24 * 3600 * 1000 + (i + 1) * 2000).toISOString(),
+    request: { method: 'POST', path: `/payments/${idOf((i % IDS) + 1)}/cancel` },
+    response: { status: 404, body: { response: null, success: false, error: 'No payment has this paymentReferenceID.' } }
+  }))
+  const built = worldOf({ idempotencyKeys: rows })
+  if (E.isLeft(built)) throw new Error(built.left.message)
+  return built.right
+}
+
 /** An outcome without its world: what the slice law compares. */
 const decided = (o: Outcome): Readonly<Record<string, unknown>> => Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'world'))
 
@@ -233,7 +262,7 @@ const COVERED = [
   'create 409 DuplicateExternalPaymentReference',
   'create 409 DuplicateKid',
   'create 409 PaymentAlreadyExists',
-  'create 409 IdempotencyKeyReused',
+  'create 422 IdempotencyKeyReused',
   'create 500 InvalidContext',
   'action 200',
   'patch 200',
@@ -255,11 +284,11 @@ const COVERED = [
 describe('C15: the laws of the store contract', () => {
   it('the slice law, and what to write: on the slice its keys name an operation decides as on the whole world; its changes, applied to the rows of the world given, give the rows of the world returned; all empty exactly when the world did not change', () => {
     const seen = new Set<string>()
-    const stats = { changed: 0, unchanged: 0, keyedRetries: 0, expired: 0 }
+    const stats = { changed: 0, unchanged: 0, keyedRetries: 0, expired: 0, quoted: 0, forgotten: 0, mostAtOnce: 0 }
     fc.assert(
-      fc.property(fc.array(stepArb, { minLength: 10, maxLength: 40 }), (steps) => {
-        let world = emptyWorld
+      fc.property(fc.array(stepArb, { minLength: 10, maxLength: 40 }), fc.nat({ max: 60 }), (steps, kept) => {
         let clock = Date.UTC(2026, 10, 21, 10, 0, 0)
+        let world = keptKeys(kept, clock)
         for (const step of steps) {
           clock += step.later * 1000
           const at = new Date(clock).toISOString()
@@ -282,6 +311,11 @@ describe('C15: the laws of the store contract', () => {
           else stats.changed++
           if (step.later > 1) stats.expired++
           if ('keyed' in step && step.keyed !== undefined && whole.world === world) stats.keyedRetries++
+          if ('keyed' in step && step.keyed?.quoted === true) stats.quoted++
+          // keys forgotten by this step: those the world held, less those it holds (beside the one it added)
+          const forgotten = (world.idempotencyKeys?.size ?? 0) + whole.changes.idempotencyKeys.length - (whole.world.idempotencyKeys?.size ?? 0)
+          stats.forgotten += Math.max(0, forgotten)
+          stats.mostAtOnce = Math.max(stats.mostAtOnce, forgotten)
           world = whole.world
           seen.add(tagOf(step, whole))
         }
@@ -294,6 +328,9 @@ describe('C15: the laws of the store contract', () => {
       expect(stats.unchanged).toBeGreaterThan(200)
       expect(stats.keyedRetries).toBeGreaterThan(20)
       expect(stats.expired).toBeGreaterThan(20)
+      expect(stats.quoted).toBeGreaterThan(100)
+      expect(stats.forgotten).toBeGreaterThan(1000)
+      expect(stats.mostAtOnce).toBeGreaterThanOrEqual(30)
       for (const tag of COVERED) expect(seen).toContain(tag)
     }
   })
