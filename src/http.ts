@@ -78,5 +78,7 @@ export type { EventContext, FormOperated, Operated, Transfer } from './http/bank
 // bank files: OCR giro
 export { parseOcrGiro } from './http/ocr.js'
 export type { OcrAssignment, OcrRule, OcrTransaction, OcrTransmission } from './http/ocr.js'
+export { ocrGiroText } from './http/ocrText.js'
+export type { OcrTextOptions } from './http/ocrText.js'
 export { ocrTransmissionKey, receiveOcrGiro, receiveOcrTransaction } from './http/ocrReceive.js'
 export type { OcrOutcome, OcrReceived, OcrReportRow, OcrTransactionReceived } from './http/ocrReceive.js'

@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createPaymentsServer, type PaymentsServer, type ServerOptions } from '../support/server.js'
 import { InMemoryStorage, type Changes, type CommitResult, type DeliveryRecord, type SliceKeys, type Storage } from '../support/storage.js'
 import { runCli, type CliIO } from '../../src/cli/paysplitCheck.js'
-import { startReceiver } from '../../src/cli/receiver.js'
+import { startWebhookReceiver as startReceiver } from '../../src/cli/receiver.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { kid as kids } from '../../src/index.js'
 import { handle, type HandleContext, type Handled, type HttpRequest, type World } from '../../src/http.js'
@@ -176,7 +176,7 @@ describe('paysplit-check against the test server', () => {
         console.log(`${name} (${((performance.now() - t0) / 1000).toFixed(1)} s):\n${run.out}`)
         expect(run.code).toBe(1)
         expect(run.out).toMatch(/Requests of the counterexample, as sent/)
-        expect(run.out).toMatch(/Replay exactly this sequence against a fresh service:\n {2}npx paysplit-check http:\/\/127\.0\.0\.1:\d+ .*--seed=1 --path '[^']+'/)
+        expect(run.out).toMatch(/Replay exactly this sequence \(against this service or a fresh one\):\n {2}npx paysplit-check http:\/\/127\.0\.0\.1:\d+ .*--seed=1 --path '[^']+'/)
         found = readJson(file)
         expect(found.failure?.counterexample).toMatch(expected)
         expect(found.failure?.steps.length).toBeGreaterThan(0)

@@ -4,9 +4,9 @@
  * resend must get exactly the first answer. The runner compares the first answer with the model,
  * so a change applied twice shows in the answers and webhooks that follow.
  *
- * @module testing/retries
+ * @module conformance/retries
  */
-import { deepEqual } from './harness.js'
+import { deepEqual } from '../testing/harness.js'
 import { Mismatch } from './model.js'
 import { brief, differences } from './normalise.js'
 import type { ServiceRequest, ServiceResponse, ServiceUnderTest } from './types.js'
@@ -23,9 +23,10 @@ const resendDifference = (request: ServiceRequest, key: string, n: number, first
 }
 
 /**
- * The service under test with the retry mode on its `send`: each `POST` gets the key
- * `<prefix>retry-<n>` (a new `n` for every request the runner sends, so keys never repeat within
- * a call, and the prefix keeps calls apart on a long-lived service), and is sent `1 + retries`
+ * The service under test with the retry mode on its `send`: each `POST` keeps the
+ * `idempotency-key` it carries (the runner gives one to each), or gets `<prefix>retry-<n>` (a new
+ * `n` for every request, so keys never repeat, and the prefix keeps calls apart on a long-lived
+ * service), and is sent `1 + retries`
  * times one after the other; the first answer is returned, and a resend whose status or body
  * differs rejects with a mismatch. A 5xx first answer is not compared (it is no answer to keep,
  * docs/rules.md C13). Other methods are sent once, as they are.
@@ -54,8 +55,9 @@ export const withRetries = <S extends ServiceUnderTest>(sut: S, retries: number,
   const send = async (request: ServiceRequest): Promise<ServiceResponse> => {
     if (request.method !== 'POST') return sut.send(request)
     n += 1
-    const key = `${prefix}retry-${String(n)}`
-    const keyed: ServiceRequest = { ...request, headers: { ...request.headers, 'idempotency-key': key } }
+    const given = request.headers?.['idempotency-key']
+    const key = given ?? `${prefix}retry-${String(n)}`
+    const keyed: ServiceRequest = given !== undefined ? request : { ...request, headers: { ...request.headers, 'idempotency-key': key } }
     const first = await sut.send(keyed)
     for (let i = 1; i <= retries && first.status < 500; i++) {
       const again = await sut.send(keyed)

@@ -2,10 +2,10 @@
  * The end-of-run check of webhooks sent to a receiver the runner subscribed to: at least once, in
  * any order, each equal to the model's, signed validly when the receiver checked signatures.
  *
- * @module testing/webhookCheck
+ * @module conformance/webhookCheck
  */
 import type { WebhookDelivery } from '../http/webhooks.js'
-import { deepEqual } from './harness.js'
+import { deepEqual } from '../testing/harness.js'
 import { differences, field, jsonCopy, normalise, replaceAll } from './normalise.js'
 import { Mismatch, modelIds, named, realIds, type Model, type Real } from './model.js'
 import type { ReceivedWebhook } from './types.js'
@@ -62,6 +62,7 @@ export const checkReceived = async (m: Model, r: Real): Promise<void> => {
     const copies = mine.filter((x) => key(x.url, field(x.body, 'eventID')) === key(w.url, w.eventID))
     const label = `${w.delivery.eventType} ${normalise(w.eventID, realIds(m)) as string} → ${at(w.url)}`
     if (copies.length === 0) {
+      r.tally.webhooksMissing += 1
       problems.push(`missing (not received within the grace period): ${label}`)
       continue
     }
