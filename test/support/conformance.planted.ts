@@ -28,7 +28,7 @@ import {
   type World
 } from '../../src/http.js'
 import type { Payment } from '../../src/payment.js'
-import type { CheckServiceOptions, ReceivedWebhook, ServiceRequest, ServiceResponse } from '../../src/testing.js'
+import type { CheckServiceOptions, ReceivedWebhook, ServiceRequest, ServiceResponse } from '../../src/conformance.js'
 import { cancelInvoice, chargeImmediate, paymentOf, withPayment, type Handler } from './conformance.fixtures.js'
 
 export const CATCH_ALL = 'https://hooks.example/all'

@@ -28,7 +28,7 @@ import {
 } from '../../src/http.js'
 import { cancelInvoice, chargeImmediate, type Handler } from '../support/conformance.fixtures.js'
 import { doubleCancel, lenientPatch, noKid, raiseAsValidation, silent, silentCancel, wrongBody, wrongStatus } from '../support/conformance.planted.js'
-import { assertConforms, checkService, type CheckServiceOptions, type ConformanceReport, type ReceivedWebhook, type ServiceRequest } from '../../src/testing.js'
+import { assertConforms, checkService, type CheckServiceOptions, type ConformanceReport, type ReceivedWebhook, type ServiceRequest } from '../../src/conformance.js'
 
 
 const CATCH_ALL = 'https://hooks.example/all'

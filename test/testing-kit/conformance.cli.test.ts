@@ -25,7 +25,7 @@ import { startWebhookReceiver as startReceiver } from '../../src/cli/receiver.js
 import * as E from 'fp-ts/lib/Either.js'
 import { kid as kids } from '../../src/index.js'
 import { handle, type HandleContext, type Handled, type HttpRequest, type World } from '../../src/http.js'
-import { checkService, describeReport, type CheckServiceOptions, type ServiceRequest, type ServiceResponse } from '../../src/testing.js'
+import { checkService, describeReport, type CheckServiceOptions, type ServiceRequest, type ServiceResponse } from '../../src/conformance.js'
 
 type Handler = (world: World, request: HttpRequest, ctx: HandleContext) => Handled
 

@@ -30,16 +30,7 @@ import {
   type WebhookDelivery,
   type World
 } from '../../src/http.js'
-import {
-  assertConforms,
-  checkService,
-  normalise,
-  type CheckServiceOptions,
-  type ConformanceReport,
-  type ReceivedWebhook,
-  type ServiceRequest,
-  type ServiceResponse
-} from '../../src/testing.js'
+import { assertConforms, checkService, normalise, type CheckServiceOptions, type ConformanceReport, type ReceivedWebhook, type ServiceRequest, type ServiceResponse } from '../../src/conformance.js'
 
 // -------------------------------------------------------------------------------------
 // normalise

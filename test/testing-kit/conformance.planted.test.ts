@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkService } from '../../src/testing.js'
+import { checkService } from '../../src/conformance.js'
 import { plantedBugs, plantedCheck, runsFor } from '../support/conformance.planted.js'
 
 const factor = Number(process.env['PAYSPLIT_NUM_RUNS_FACTOR'] ?? '1')

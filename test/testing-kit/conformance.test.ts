@@ -11,7 +11,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPaymentsServer, type PaymentsServer, type ServerOptions } from '../support/server.js'
-import { checkService, type CheckServiceOptions, type ConformanceReport } from '../../src/testing.js'
+import { checkService, type CheckServiceOptions, type ConformanceReport } from '../../src/conformance.js'
 import { plantedBugs, runsFor, type PlantedBug } from '../support/conformance.planted.js'
 import { Receiver } from '../support/server.fixtures.js'
 

@@ -10,7 +10,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { kid } from '../../src/index.js'
 import { emptyWorld, handle, type HandleContext, type WebhookDelivery, type World } from '../../src/http.js'
-import { checkService, describeReport, type CheckServiceOptions, type ReceivedWebhook, type ServiceRequest, type ServiceResponse } from '../../src/testing.js'
+import { checkService, describeReport, type CheckServiceOptions, type ReceivedWebhook, type ServiceRequest, type ServiceResponse } from '../../src/conformance.js'
 
 const UNKNOWN = 'ffffffff-ffff-4fff-bfff-ffffffffffff'
 const RECEIVER = 'http://receiver.test'
