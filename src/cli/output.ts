@@ -23,7 +23,7 @@ export interface CliIO {
  * A progress bar on a terminal; a line per tenth of the runs otherwise. While a failure is shrunk:
  * a line for each shorter counterexample and every 25 tries, with the time spent.
  */
-export const progress = (io: Pick<CliIO, 'err' | 'isTTY' | 'now'>, total: number, maxShrinkSeconds: number): { readonly onRun: (run: number, passed: boolean, steps: number) => void; readonly end: () => void } => {
+export const progress = (io: Pick<CliIO, 'err' | 'isTTY' | 'now'>, total: number, maxShrinkSeconds: number, replaying = false): { readonly onRun: (run: number, passed: boolean, steps: number) => void; readonly end: () => void } => {
   let failedAt: number | undefined
   let shrinkStart = 0
   let shortest = 0
@@ -31,6 +31,8 @@ export const progress = (io: Pick<CliIO, 'err' | 'isTTY' | 'now'>, total: number
   const width = 30
   return {
     onRun: (run, passed, steps) => {
+      // a replay runs one sequence, its outcome said in the summary
+      if (replaying) return
       const first = !passed && failedAt === undefined
       if (first) {
         failedAt = run

@@ -249,7 +249,7 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
         ...(secrets.webhookSecret !== undefined ? { secret: secrets.webhookSecret.value } : {})
       })
     }
-    const bar = progress(io, runs, maxShrinkSeconds)
+    const bar = progress(io, runs, maxShrinkSeconds, replaying)
     const checkOptions: CheckServiceOptions = {
       ...service,
       numRuns: runs,

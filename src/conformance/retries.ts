@@ -8,16 +8,27 @@
  */
 import { deepEqual } from '../testing/harness.js'
 import { Mismatch } from './model.js'
-import { brief, differences } from './normalise.js'
+import { brief, differences, normalise } from './normalise.js'
 import type { ServiceRequest, ServiceResponse, ServiceUnderTest } from './types.js'
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
+
+/**
+ * An answer as the message shows it: its ids as `<id>`, its times as `<time>` and the run's prefix
+ * dropped (as the log drops it), so that the message of a replay reads as the first run's.
+ */
+const shown = (body: unknown, prefix: string): string => {
+  const ids = [...new Set(brief(body, 100_000).match(UUID) ?? [])].map((id) => [id, '<id>'] as const)
+  return brief(normalise(body, [...ids, [prefix, '']], true), 300)
+}
+
 /** The answer of a resend, compared with the first one: a message when they differ. */
-const resendDifference = (request: ServiceRequest, key: string, n: number, first: ServiceResponse, again: ServiceResponse): string | undefined => {
+const resendDifference = (request: ServiceRequest, key: string, n: number, first: ServiceResponse, again: ServiceResponse, prefix: string): string | undefined => {
   if (again.status === first.status && deepEqual(again.body, first.body)) return undefined
   return [
     `a retry with the same Idempotency-Key got another answer (resend ${String(n)} of ${request.method} ${request.path}, key ${key})`,
-    `  first answer: ${String(first.status)} ${brief(first.body, 300)}`,
-    `  resent:       ${String(again.status)} ${brief(again.body, 300)}`,
+    `  first answer: ${String(first.status)} ${shown(first.body, prefix)}`,
+    `  resent:       ${String(again.status)} ${shown(again.body, prefix)}`,
     ...differences({ status: first.status, body: first.body }, { status: again.status, body: again.body }).map((d) => `  at ${d}`)
   ].join('\n')
 }
@@ -61,7 +72,7 @@ export const withRetries = <S extends ServiceUnderTest>(sut: S, retries: number,
     const first = await sut.send(keyed)
     for (let i = 1; i <= retries && first.status < 500; i++) {
       const again = await sut.send(keyed)
-      const difference = resendDifference(request, key, i, first, again)
+      const difference = resendDifference(request, key, i, first, again, prefix)
       if (difference !== undefined) throw new Mismatch(difference)
     }
     return first

@@ -33,6 +33,13 @@ const prefixOf = (seed: number, runId: string | undefined, now: (() => number) |
 /**
  * fast-check's path with its runs of one number written `<n>*<count>` (`2:1:1:1:1:0` as
  * `2:1*4:0`): a shrunk counterexample's path repeats itself, and the replay line carries it.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { packPath, unpackPath } from './runner.js'
+ * assert.strictEqual(packPath('2:1:1:1:1:0:0'), '2:1*4:0:0')
+ * assert.strictEqual(unpackPath('2:1*4:0:0'), '2:1:1:1:1:0:0')
  */
 export const packPath = (path: string): string => {
   const parts = path.split(':')
@@ -46,7 +53,16 @@ export const packPath = (path: string): string => {
   return out.join(':')
 }
 
-/** A path as fast-check reads it: each `<n>*<count>` of {@link packPath} written out (bounded: at most 100,000 steps). */
+/**
+ * A path as fast-check reads it: each `<n>*<count>` of {@link packPath} written out (at most
+ * 100,000 of one number); a path without them is left as it is.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { unpackPath } from './runner.js'
+ * assert.strictEqual(unpackPath('117:3*2|EA:9H'.split('|')[0] ?? ''), '117:3:3')
+ */
 export const unpackPath = (path: string): string =>
   path
     .split(':')

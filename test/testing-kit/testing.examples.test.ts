@@ -20,6 +20,7 @@ import * as paysplit from '../../src/index.js'
 import * as testing from '../../src/testing.js'
 import * as conformance from '../../src/conformance.js'
 import * as retries from '../../src/conformance/retries.js'
+import * as runner from '../../src/conformance/runner.js'
 
 const modules: Readonly<Record<string, unknown>> = {
   'node:assert': assert,
@@ -32,7 +33,8 @@ const modules: Readonly<Record<string, unknown>> = {
   'paysplit/testing': testing,
   'paysplit/conformance': conformance,
   'node:http': nodeHttp,
-  './retries.js': retries
+  './retries.js': retries,
+  './runner.js': runner
 }
 
 const files = [
