@@ -3,8 +3,9 @@
  * in process on 127.0.0.1: the API answered by `handle` over an in-memory world, with
  * `Idempotency-Key` and a test clock that lets a key expire in seconds; the hosted form (its
  * 303 never followed here); the bank by KID and by OCR giro file; signed webhooks to loopback,
- * blocked elsewhere; CORS for a front-end on its own port; and the kit with every option passing
- * against it.
+ * blocked elsewhere; CORS for a front-end on its own port; the checkout example (its shop back
+ * end) creating payments there and sending the customer to its form; and the kit with every
+ * option passing against it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startWebhookReceiver } from '../../src/conformance.js'
@@ -13,6 +14,7 @@ import { MOCK_WEBHOOK_SECRET, startMock, type RunningMock } from '../../src/cli/
 import { ocrGiroText } from '../../src/http.js'
 import { runCli } from '../../src/cli/paysplitCheck.js'
 import { cli } from '../support/mock.fixtures.js'
+import { serveCheckout } from '../../docs/examples/checkout/serve.js'
 import { transmissionOf } from '../support/ocr.fixtures.js'
 
 const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
@@ -278,5 +280,32 @@ describe('paysplit-check mock (the command)', () => {
     const taken = await cli(['mock', '--port', port, '--quiet'])
     expect(taken.code).toBe(2)
     expect(taken.err).toContain('EADDRINUSE')
+  })
+})
+
+describe('the checkout example against the mock (docs/examples/checkout, npm run checkout)', () => {
+  it('Pay: the shop’s back end creates the payment at the mock and answers its hosted form; the form sends the customer back to the shop', async () => {
+    const shop = await serveCheckout(0, { url: mock.url })
+    try {
+      const page = await (await fetch(shop.url)).text()
+      expect(page).toContain('<form id="checkout"')
+      expect(await (await fetch(`${shop.url}checkout.js`)).text()).toContain('/api/payments')
+      const request = card('checkout-1', { successUrl: `${shop.url}paid`, failedUrl: `${shop.url}failed` })
+      const res = await fetch(`${shop.url}api/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })
+      const answer = (await res.json()) as { formUrl?: string; paymentIntent?: { paymentCreated?: { paymentReferenceID?: string } } }
+      const id = answer.paymentIntent?.paymentCreated?.paymentReferenceID ?? ''
+      expect(res.status).toBe(201)
+      expect(answer.formUrl).toBe(`${mock.url}/pay/${id}`)
+      const form = await (await fetch(answer.formUrl ?? '')).text()
+      expect(form).toContain(`action="/pay/${id}/complete"`)
+      const pay = await fetch(`${mock.url}/pay/${id}/complete`, { method: 'POST', redirect: 'manual' })
+      expect([pay.status, pay.headers.get('location')]).toEqual([303, `${shop.url}paid`])
+      expect(await (await fetch(pay.headers.get('location') ?? '')).text()).toContain('Thank you')
+      // a request the service refuses: its answer, as the page shows it
+      const refused = await fetch(`${shop.url}api/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...request, grossAmount: 1 }) })
+      expect(refused.status).toBe(400)
+    } finally {
+      await new Promise<void>((resolve) => shop.server.close(() => { resolve(); }))
+    }
   })
 })
