@@ -308,7 +308,8 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
           : `REPRODUCED: ${what} failed again (${summary}).\n`
       )
     } else io.out(`${report.ok ? 'PASSED' : 'FAILED'}: ${summary}\n`)
-    if (coverage !== '' && !replaying) io.out(`${coverage}\n`)
+    // after a failure, the coverage's first line (what was sent, the webhooks checked and missing): the table and warnings are a passing run's
+    if (coverage !== '' && !replaying) io.out(`${report.ok ? coverage : (coverage.split('\n')[0] ?? '')}\n`)
     const file = str(values, 'json')
     if (file !== undefined) writeFileSync(file, JSON.stringify(jsonReport(report, base, ms, report.ok ? '' : `${command} ${report.replay}`), null, 2) + '\n')
     const junit = str(values, 'junit')

@@ -292,6 +292,8 @@ describe('the docs\u2019 commands, as written, against the reference service', (
       const whole = outs[1] ?? ''
       expect(whole).toMatch(/outside events: .*transferByKid Charged/)
       expect(whole).toMatch(/outside events: .*completeForm Charged/)
+      // and by OCR giro files (--bank-ocr-path), one sent twice counting once
+      expect(whole).toMatch(/outside events: .*ocr matched/)
       expect(whole).not.toContain('could not drive the service')
       expect(whole).not.toContain('Warning')
       expect(devApiKey).toBe('dev-api-key')
