@@ -107,6 +107,7 @@ export const startWebhookReceiver = async (options: WebhookReceiverOptions = {})
   return {
     url: base,
     listening,
+    graceMs,
     received,
     collect: (until) =>
       new Promise((resolve) => {

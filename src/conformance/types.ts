@@ -50,6 +50,12 @@ export interface WebhookReceiver {
    * receiver's grace period has passed without it (the runner then reports what is missing).
    */
   readonly collect: (until: (received: ReadonlyArray<ReceivedWebhook>) => boolean) => Promise<ReadonlyArray<ReceivedWebhook>>
+  /**
+   * How long `collect` waits for what `until` asks, in ms. Without it, a report of missing
+   * webhooks asks whether `collect` waits at all (one that resolves at once makes every webhook
+   * still in flight look missing).
+   */
+  readonly graceMs?: number
 }
 
 /**

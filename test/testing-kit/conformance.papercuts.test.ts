@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkService, describeCoverage, httpService, startWebhookReceiver, type CheckServiceOptions } from '../../src/conformance.js'
+import { checkService, describeCoverage, httpService, startWebhookReceiver, type CheckServiceOptions, type ReceivedWebhook } from '../../src/conformance.js'
 import { packPath, unpackPath } from '../../src/conformance/runner.js'
 import { suggestion } from '../../src/cli/args.js'
 import { curlLines } from '../../src/cli/output.js'
@@ -86,6 +86,20 @@ describe('collect(until): the receiver waits for what the runner waits for', () 
       clearTimeout(late)
       expect(got).toHaveLength(1)
       expect(performance.now() - t0).toBeLessThan(5000)
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it('a collect of your own that resolves before what it waits for arrived: the report asks whether it waits', async () => {
+    const receiver = await startWebhookReceiver({ graceMs: 2000 })
+    try {
+      // the mock delivers to the receiver; this collect looks at once, as the docs' old example did
+      const early = { url: receiver.url, collect: (): Promise<ReadonlyArray<ReceivedWebhook>> => Promise.resolve([]) }
+      const report = await checkService({ ...overHttp(), webhookReceiver: early, kinds: ['card'], numRuns: 5, seed: 1, runId: 'early' })
+      expect(report.ok ? '' : report.counterexample).toMatch(/missing \(not received within the grace period\): Initiated <payment 1>:1 → <receiver>\/all\n[\s\S]*\n {2}\(does the receiver's collect wait until `until\(received\)` holds, or a grace period has passed\? startWebhookReceiver's does\)/)
+      // the same with the receiver that waits: passes
+      expect((await checkService({ ...overHttp(), webhookReceiver: receiver, kinds: ['card'], numRuns: 5, seed: 1, runId: 'waits' })).ok).toBe(true)
     } finally {
       await receiver.close()
     }
