@@ -193,8 +193,9 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
       webhookSecret: secret(values, env, 'webhook-secret', 'PAYSPLIT_WEBHOOK_SECRET')
     }
     const replaying = str(values, 'path') !== undefined
-    const runs = replaying ? 1 : (int(values, 'runs', 1) ?? 100)
-    int(values, 'runs', 1) // checked on a replay too
+    // a replay runs its one sequence, whatever --runs the line carries
+    const runsGiven = int(values, 'runs', 1)
+    const runs = replaying ? 1 : (runsGiven ?? 100)
     const seed = str(values, 'seed') === undefined ? undefined : Number(str(values, 'seed'))
     if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, got "${String(str(values, 'seed'))}".`)
     if (replaying && seed === undefined) throw new UsageError('--path replays a failure of a seed: give its --seed too (the report printed both).')

@@ -35,7 +35,10 @@ describe('hooks: what they answer is read', () => {
       kinds: ['card'],
       numRuns: 100,
       seed: 3,
-      runId: 'hook'
+      runId: 'hook',
+      // the first failure as it came: only its last step is looked at here
+      maxShrinkMs: 0,
+      now: Date.now
     })
     expect(report.ok).toBe(false)
     if (report.ok) return
@@ -45,7 +48,7 @@ describe('hooks: what they answer is read', () => {
   })
 
   it('a fetch Response and an fp-ts Left are read too; a hook that rejects is the hook’s failure', async () => {
-    const base = { ...overHttp(), kinds: ['card'] as const, numRuns: 100, seed: 3 }
+    const base = { ...overHttp(), kinds: ['card'] as const, numRuns: 100, seed: 3, maxShrinkMs: 0, now: Date.now }
     const viaResponse = await checkService({ ...base, runId: 'response', completeForm: () => Promise.resolve(new Response('no token', { status: 403 })) })
     expect(viaResponse.ok ? '' : viaResponse.counterexample).toContain('the completeForm hook failed: it answered 403')
     const viaLeft = await checkService({ ...base, runId: 'left', completeForm: () => Promise.resolve({ _tag: 'Left', left: { code: 'FormNotAllowedInStatus' } }) })
