@@ -360,10 +360,11 @@ const callHook = async (m: Model, r: Real, hook: HookName, call: () => Promise<u
  */
 const hookAgrees = (hook: HookName, verdict: Verdict, modelAccepted: string | undefined, event: string): void => {
   if (verdict.kind !== 'refused' || modelAccepted === undefined) return
+  const form = hook === 'completeForm' || hook === 'failForm' ? '; a form that takes test payments only wants environments: [\'test\'] (--environments test)' : ''
   throw new HookFailure(
     hook,
     `the ${hook} hook failed: ${verdict.reason}, where the model accepts ${event} (${modelAccepted})\n` +
-      '  the hook could not drive the service (a token, a session, a key?), or the service refused what the model accepts; a hook that cannot drive the service resolves with { skipped }'
+      `  the hook could not drive the service (a token, a session, a key?), or the service refused what the model accepts; a hook that cannot drive the service resolves with { skipped }${form}`
   )
 }
 

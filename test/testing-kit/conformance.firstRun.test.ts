@@ -296,6 +296,13 @@ describe('the docs\u2019 commands, as written, against the reference service', (
       expect(whole).toMatch(/outside events: .*ocr matched/)
       expect(whole).not.toContain('could not drive the service')
       expect(whole).not.toContain('Warning')
+      // without --environments test, a live payment's form offers no Pay (no live gateway): the
+      // hook's failure, with the option that fixes it, not a difference blamed on the service
+      const live = shellWords(commands[1] ?? '').slice(2).map((a) => (a === 'http://127.0.0.1:8080' ? base : a)).filter((a, i, all) => a !== '--environments' && all[i - 1] !== '--environments')
+      const blamed = await cli([...live, '--seed', '5', '--max-shrink-seconds', '0'])
+      expect(blamed.code).toBe(1)
+      expect(blamed.out).toMatch(/^The completeForm hook failed after \d+ run\(s\): the hook did not drive the service \(not necessarily the service's fault\)\.$/m)
+      expect(blamed.out).toMatch(/✗ the completeForm hook failed: the page GET \/pay\/\S+ offers no form posting to \/pay\/\S+\/complete, where the model accepts the completed form of <payment \d+> \((Reserved|Charged)\)\n.*--environments test/)
       expect(devApiKey).toBe('dev-api-key')
     } finally {
       await service.close()
