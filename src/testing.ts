@@ -12,7 +12,7 @@ import * as runner from './conformance/runner.js'
 import * as normaliseModule from './conformance/normalise.js'
 import * as report from './conformance/report.js'
 import type * as types from './conformance/types.js'
-import * as http from './http/ocrText.js'
+import * as http from './bankFiles/ocrText.js'
 
 // arbitraries
 export {

@@ -9,11 +9,14 @@ import fc from 'fast-check'
 import type { Payment } from '../payment.js'
 import type { PaymentIntentRequest } from '../codecs/requests.js'
 import { webhookEventTypes } from '../codecs/validators.js'
-import { completeForm, failForm, handle, receiveTransfer, type HttpRequest, type World } from '../http/service.js'
-import { parseOcrGiro, type OcrTransaction } from '../http/ocr.js'
-import { receiveOcrGiro } from '../http/ocrReceive.js'
-import { ocrGiroText } from '../http/ocrText.js'
-import type { WebhookDelivery } from '../http/webhooks.js'
+import { handle, type HttpRequest } from '../http/handle.js'
+import { parseOcrGiro, type OcrTransaction } from '../bankFiles/ocrGiro.js'
+import { ocrGiroText } from '../bankFiles/ocrText.js'
+import { completeForm, failForm } from '../service/form.js'
+import { receiveOcrGiro } from '../service/ocrReceive.js'
+import { receiveTransfer } from '../service/transfers.js'
+import type { WebhookDelivery } from '../service/webhooks.js'
+import type { World } from '../service/world.js'
 import { invalidPaymentIntentRequestArb, opArb, patchOf, paymentIntentRequestArb, type Op } from '../testing/arbitraries.js'
 import {
   clockOf,
@@ -220,7 +223,7 @@ class Race implements Cmd {
     const expected: ServiceResponse[] = []
     for (let i = 0; i < 2; i++) {
       m.tick += 1
-      const [next, response, ds] = handle(world, model, { at: clockOf(m.tick), paymentReferenceID: UNKNOWN_ID, ...hooksOf(r) })
+      const { world: next, response, deliveries: ds } = handle(world, model, { at: clockOf(m.tick), paymentReferenceID: UNKNOWN_ID, ...hooksOf(r) })
       world = next
       expected.push(response)
       deliveries.push(...ds)
@@ -392,7 +395,7 @@ class OutsideEvent implements Cmd {
     const row = rowOf(m, k)
     m.tick += 1
     const ctx = { at: clockOf(m.tick), ...hooksOf(r) }
-    let outcome: readonly [World, E.Either<unknown, Payment>, ReadonlyArray<WebhookDelivery>, ...unknown[]]
+    let outcome: { readonly world: World; readonly result: E.Either<unknown, Payment>; readonly deliveries: ReadonlyArray<WebhookDelivery> }
     let verdict: Verdict
     let event: string
     if (this.what === 'completeForm') {
@@ -418,14 +421,14 @@ class OutsideEvent implements Cmd {
       outcome = receiveTransfer(m.world, k.modelId, { amount, kid }, ctx)
       event = `a transfer of ${String(amount)} to ${k.label}`
     }
-    m.world = outcome[0]
-    const result = outcome[1]
+    m.world = outcome.world
+    const result = outcome.result
     const modelOutcome = outcomeOf(result)
     countEvent(r, `${this.what} ${modelOutcome}`)
     countState(r, row, this.what, E.isRight(result))
     m.log.push(`${this.what} ${k.label}  (model: ${modelOutcome}${verdict.kind === 'refused' ? `; the hook: refused, ${verdict.reason}` : ''})`)
     hookAgrees(hook, verdict, E.isRight(result) ? modelOutcome : undefined, event)
-    await compareWebhooks(m, r, outcome[2])
+    await compareWebhooks(m, r, outcome.deliveries)
   }
   /**
    * A bank transfer as the bank sends it: a KID and an amount, no payment id. The KID is the
@@ -448,8 +451,8 @@ class OutsideEvent implements Cmd {
     m.steps.push({ kind: 'event', event: 'transferByKid', paymentReferenceID: known?.realId ?? '(no open invoice)', amount, kid })
     const verdict = await callHook(m, r, 'receiveTransferByKid', () => send(kid, amount))
     if (verdict.kind === 'skipped') return
-    const [world, result, deliveries] =
-      payee === undefined ? ([m.world, undefined, []] as const) : receiveTransfer(m.world, payee.paymentReferenceID, { amount, kid }, { at: clockOf(m.tick), ...hooksOf(r) })
+    const { world, result, deliveries } =
+      payee === undefined ? ({ world: m.world, result: undefined, deliveries: [] } as const) : receiveTransfer(m.world, payee.paymentReferenceID, { amount, kid }, { at: clockOf(m.tick), ...hooksOf(r) })
     m.world = world
     const modelOutcome = outcomeOf(result)
     countEvent(r, `transferByKid ${modelOutcome}`)
@@ -561,7 +564,7 @@ class OcrFile implements Cmd {
     m.steps.push({ kind: 'event', event: 'ocr', paymentReferenceID: this.items.map(([t]) => knownAt(m, t)?.realId ?? '').join(','), text })
     const verdict = await callHook(m, r, 'receiveOcrGiro', () => send(text))
     if (verdict.kind === 'skipped') return
-    const [world, report, deliveries] = receiveOcrGiro(m.world, read.right, { at: clockOf(m.tick), ...hooksOf(r) })
+    const { world, report, deliveries } = receiveOcrGiro(m.world, read.right, { at: clockOf(m.tick), ...hooksOf(r) })
     m.world = world
     for (const row of report) {
       countEvent(r, `ocr ${row.outcome}`)

@@ -4,7 +4,7 @@
  *
  * @module conformance/webhookCheck
  */
-import type { WebhookDelivery } from '../http/webhooks.js'
+import type { WebhookDelivery } from '../service/webhooks.js'
 import { deepEqual } from '../testing/harness.js'
 import { differences, field, jsonCopy, normalise, replaceAll } from './normalise.js'
 import { Mismatch, modelIds, named, realIds, type Model, type Real } from './model.js'

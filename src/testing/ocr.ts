@@ -6,8 +6,8 @@
  * @module testing/ocr
  */
 import fc from 'fast-check'
-import type { OcrAssignment, OcrTransaction, OcrTransmission } from '../http/ocr.js'
-import { ocrGiroText } from '../http/ocrText.js'
+import type { OcrAssignment, OcrTransaction, OcrTransmission } from '../bankFiles/ocrGiro.js'
+import { ocrGiroText } from '../bankFiles/ocrText.js'
 import { kidArb } from './arbitraries.js'
 
 // -------------------------------------------------------------------------------------

@@ -104,7 +104,7 @@ describe('every url the kit generates is on a reserved name or the caller’s', 
             n += 1
             const made = kids.create(String(5000 + n), 'mod10')
             const id = `6f1c3c52-3f51-4b8e-9a8e-${String(n).padStart(12, '0')}`
-            const [next, response, deliveries] = handle(world, JSON.parse(JSON.stringify(request)) as typeof request, {
+            const { world: next, response, deliveries } = handle(world, JSON.parse(JSON.stringify(request)) as typeof request, {
               at: new Date(Date.UTC(2026, 10, 21) + n * 1000).toISOString(),
               paymentReferenceID: id,
               kid: made._tag === 'Right' ? made.right : '',

@@ -113,7 +113,7 @@ export const outbox = (options: OutboxOptions) => {
     send: (deliveries: ReadonlyArray<WebhookDelivery>): void => {
       for (const d of deliveries) {
         n += 1
-        const entry: LoggedDelivery = { n, url: d.url, eventID: d.payload.eventID, eventType: d.eventType, state: 'pending', attempts: 0 }
+        const entry: LoggedDelivery = { n, url: d.url, eventID: d.id, eventType: d.eventType, state: 'pending', attempts: 0 }
         log.push(entry)
         if (log.length > LOG_SIZE) log = log.slice(-LOG_SIZE)
         const why = refusal(d.url, options.allow)

@@ -3,7 +3,8 @@
  * world and hands each request, form post and bank post to these, which answer with the shipped
  * operations of `paysplit/http` (`handle`, `completeForm`, `failForm`, `receiveTransferByKid`,
  * `parseOcrGiro` and `receiveOcrGiro`) and nothing of their own: no second decider. Each answers
- * one record, `{ world, result, deliveries }`, whatever shape the operation gives.
+ * `{ world, result, deliveries }` from the operation's record (docs/rules.md C15), its result in
+ * the shape the mock's server answers with.
  *
  * @module cli/mock/world
  */
@@ -15,7 +16,6 @@ import {
   getPayment,
   handle,
   httpStatusOf,
-  ocrTransmissionKey,
   parseOcrGiro,
   receiveOcrGiro,
   receiveTransferByKid,
@@ -34,7 +34,7 @@ export type { World, WebhookDelivery, WebhookMessage, Payment }
 export const startWorld: World = emptyWorld
 
 /** What an operation gave: the next world, its own result, and the webhooks to send. */
-export interface Outcome<R> {
+export interface MockOutcome<R> {
   readonly world: World
   readonly result: R
   readonly deliveries: ReadonlyArray<WebhookDelivery>
@@ -54,8 +54,8 @@ export const apiRequest = (
   world: World,
   request: { readonly method: string; readonly path: string; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> },
   ctx: RequestContext
-): Outcome<HttpResponse> => {
-  const [next, response, deliveries] = handle(world, request, ctx)
+): MockOutcome<HttpResponse> => {
+  const { world: next, response, deliveries } = handle(world, request, ctx)
   return { world: next, result: response, deliveries }
 }
 
@@ -80,8 +80,8 @@ export const formAction = (
   paymentReferenceID: string,
   action: 'complete' | 'fail',
   ctx: { readonly at: string; readonly reason?: string; readonly catchAllUrl?: string }
-): Outcome<FormResult> => {
-  const [next, result, deliveries, redirectUrl] =
+): MockOutcome<FormResult> => {
+  const { world: next, result, deliveries, redirectUrl } =
     action === 'complete' ? completeForm(world, paymentReferenceID, ctx) : failForm(world, paymentReferenceID, ctx)
   return {
     world: next,
@@ -103,8 +103,8 @@ export const errorAnswer = (error: PaymentError): { readonly status: number; rea
 })
 
 /** A bank transfer by KID (`{ kid, amount }` as the bank posts it), by `receiveTransferByKid`. */
-export const bankTransfer = (world: World, transfer: { readonly kid: unknown; readonly amount: unknown }, ctx: { readonly at: string; readonly catchAllUrl?: string }): Outcome<{ readonly payment?: Payment; readonly error?: PaymentError }> => {
-  const [next, result, deliveries] = receiveTransferByKid(world, { kid: transfer.kid as string, amount: transfer.amount as number }, ctx)
+export const bankTransfer = (world: World, transfer: { readonly kid: unknown; readonly amount: unknown }, ctx: { readonly at: string; readonly catchAllUrl?: string }): MockOutcome<{ readonly payment?: Payment; readonly error?: PaymentError }> => {
+  const { world: next, result, deliveries } = receiveTransferByKid(world, { kid: transfer.kid as string, amount: transfer.amount as number }, ctx)
   return { world: next, result: result._tag === 'Right' ? { payment: result.right } : { error: result.left }, deliveries }
 }
 
@@ -120,13 +120,17 @@ export type OcrResult =
       readonly report: ReadonlyArray<OcrReportRow>
     }
 
-/** An OCR giro file as the bank sends it, read whole by `parseOcrGiro` and applied by `receiveOcrGiro`. */
-export const ocrFile = (world: World, text: string, ctx: { readonly at: string; readonly catchAllUrl?: string }): Outcome<OcrResult> => {
+/**
+ * An OCR giro file as the bank sends it, read whole by `parseOcrGiro` and applied by
+ * `receiveOcrGiro`. A transmission applied before writes no transmission row (its `changes`) and
+ * reports every transaction `duplicate`.
+ */
+export const ocrFile = (world: World, text: string, ctx: { readonly at: string; readonly catchAllUrl?: string }): MockOutcome<OcrResult> => {
   const read = parseOcrGiro(text)
   if (read._tag === 'Left') return { world, result: { ok: false, error: read.left }, deliveries: [] }
   const t = read.right
-  const duplicate = world.ocrTransmissions?.has(ocrTransmissionKey(t.dataSender, t.transmissionNumber)) === true
-  const [next, report, deliveries] = receiveOcrGiro(world, t, ctx)
+  const { world: next, report, deliveries, changes } = receiveOcrGiro(world, t, ctx)
+  const duplicate = changes.ocrTransmissions.length === 0 && report.every((row) => row.outcome === 'duplicate')
   return { world: next, result: { ok: true, transmissionNumber: t.transmissionNumber, dataSender: t.dataSender, duplicate, report }, deliveries }
 }
 

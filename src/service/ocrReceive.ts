@@ -1,7 +1,7 @@
 /**
- * Bank files, applied (docs/rules.md C14): the transmission an OCR giro file holds, applied to the
- * world transfer by transfer through `receiveTransferByKid`, once per transmission, with a report
- * row per transaction.
+ * Bank files, applied (docs/rules.md C14, C15): the transmission an OCR giro file holds, applied
+ * to the world transfer by transfer through `receiveTransferByKid`, once per transmission, with a
+ * report row per transaction; and the rows a transmission can read.
  *
  * @module ocrReceive
  */
@@ -11,9 +11,13 @@ import { issue, validationError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
 import { own } from '../internal/own.js'
-import { receiveTransferByKid, type EventContext } from './bank.js'
-import type { OcrTransaction, OcrTransmission } from './ocr.js'
-import { checkContext, isWorld, unreadable, type Deliveries, type World } from './world.js'
+import type { OcrTransaction, OcrTransmission } from '../bankFiles/ocrGiro.js'
+import { checkContext, unreadable } from './context.js'
+import { followedBy, NONE, noChanges, type Outcome, type PaymentChange } from './outcome.js'
+import type { EventContext } from './operation.js'
+import { noBankKeys, type BankRowKeys } from './rows.js'
+import { receiveTransferByKid } from './transfers.js'
+import { isWorld, keyOf, ocrTransmissionKey, type Deliveries, type OcrTransmissionRow, type World } from './world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -33,28 +37,19 @@ export type OcrReportRow = {
   readonly amount: number
 } & OcrOutcome
 
-/** The outcome of {@link receiveOcrGiro}. */
-export type OcrReceived = readonly [
-  world: World,
-  report: ReadonlyArray<OcrReportRow>,
-  deliveries: Deliveries,
-  events: ReadonlyArray<PaymentEvent>
-]
+/** The outcome of {@link receiveOcrGiro} (docs/rules.md C15): the report, one row per transaction in file order. */
+export interface OcrReceived extends Outcome {
+  readonly report: ReadonlyArray<OcrReportRow>
+}
+
+/** The outcome of {@link receiveOcrTransaction}: its report row. */
+export interface OcrTransactionReceived extends Outcome {
+  readonly row: OcrReportRow
+}
 
 // -------------------------------------------------------------------------------------
 // applying a transmission
 // -------------------------------------------------------------------------------------
-
-/**
- * The key a transmission is applied once under (docs/rules.md C14): its data sender and
- * transmission number. A world remembers the keys of the transmissions applied.
- *
- * @example
- * import * as assert from 'node:assert'
- * import { ocrTransmissionKey } from 'paysplit/http'
- * assert.strictEqual(ocrTransmissionKey('00008080', '0170031'), '00008080/0170031')
- */
-export const ocrTransmissionKey = (dataSender: string, transmissionNumber: string): string => `${dataSender}/${transmissionNumber}`
 
 /** The transaction types that are money received; 18 and 20 are reversals reported by terminals. */
 const PAYMENT_TYPES: ReadonlyArray<number> = [10, 11, 12, 13, 14, 15, 16, 17, 19, 21]
@@ -103,24 +98,72 @@ const rowsOf = (transmission: unknown): Row[] => {
   return rows
 }
 
-/** The outcome of {@link receiveOcrTransaction}: the new world, the report row, the webhooks, the events. */
-export type OcrTransactionReceived = readonly [world: World, row: OcrReportRow, deliveries: Deliveries, events: ReadonlyArray<PaymentEvent>]
+// -------------------------------------------------------------------------------------
+// the rows to load
+// -------------------------------------------------------------------------------------
+
+/**
+ * The rows {@link receiveOcrGiro} can read for this transmission (docs/rules.md C15): the open
+ * invoices that hold the KIDs of its transactions (each KID once; a store loads them with their
+ * customers and references), and its own row in `ocrTransmissions` (by data sender and
+ * transmission number), to know whether it was applied already. The other lists are empty.
+ * Own properties only; never throws (a transmission that cannot be read names no rows).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { ocrKeys, parseOcrGiro } from 'paysplit/http'
+ * const pad = (s: string): string => s.padEnd(80, '0')
+ * const file = [
+ *   pad('NY000010000080800170031000102'),
+ *   pad('NY090020001008566000000299991042764'),
+ *   'NY09103000000012111262620101464000000000000010000' + '12345674'.padStart(25, ' ') + '000000',
+ *   pad('NY091031000000100000000000000000000000000211126000000000000'),
+ *   pad('NY090088000000010000000400000000000010000211126211126211126'),
+ *   pad('NY000089000000010000000600000000000010000211126')
+ * ].join('\n')
+ * const read = parseOcrGiro(file)
+ * assert.ok(E.isRight(read))
+ * const keys = ocrKeys(read.right)
+ * assert.deepStrictEqual(keys.openInvoiceKids, ['12345674'])
+ * assert.deepStrictEqual(keys.ocrTransmissions, [{ dataSender: '00008080', transmissionNumber: '0170031' }])
+ */
+export const ocrKeys = (transmission: OcrTransmission): BankRowKeys => {
+  try {
+    const kids = new Set<string>()
+    for (const r of rowsOf(transmission)) if (typeof r.kid === 'string') kids.add(r.kid)
+    const dataSender = own(transmission, 'dataSender')
+    const transmissionNumber = own(transmission, 'transmissionNumber')
+    return {
+      ...noBankKeys,
+      openInvoiceKids: [...kids],
+      ocrTransmissions: typeof dataSender === 'string' && typeof transmissionNumber === 'string' ? [{ dataSender, transmissionNumber }] : []
+    }
+  } catch {
+    return noBankKeys
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// applying a transmission
+// -------------------------------------------------------------------------------------
 
 /**
  * Applies one transaction of an OCR giro file (docs/rules.md C14) as {@link receiveOcrGiro} applies
  * each: a reversal (transaction types 18 and 20) is `refused` and changes nothing; any other goes
  * through `receiveTransferByKid` — `matched`, `unmatched` (no open invoice holds the KID) or
- * `refused` (with its error). For a service that writes each transfer on its own rows; the
- * transmission's once-only rule is {@link receiveOcrGiro}'s (or the service's own table).
+ * `refused` (with its error). The transmission's once-only rule is {@link receiveOcrGiro}'s: a
+ * store that writes `changes` needs only that one, for the whole file in one transaction.
  *
  * @example
  * import * as assert from 'node:assert'
  * import { emptyWorld, receiveOcrTransaction } from 'paysplit/http'
- * const [world, row] = receiveOcrTransaction(emptyWorld, { transactionNumber: 1, transactionType: 10, kid: '12345674', amount: 500 }, { at: '2026-11-21T10:00:00.000Z' })
+ * const { world, row, changes } = receiveOcrTransaction(emptyWorld, { transactionNumber: 1, transactionType: 10, kid: '12345674', amount: 500 }, { at: '2026-11-21T10:00:00.000Z' })
  * assert.deepStrictEqual(row, { transactionNumber: 1, kid: '12345674', amount: 500, outcome: 'unmatched' })
  * assert.strictEqual(world, emptyWorld)
- * const [, reversal] = receiveOcrTransaction(emptyWorld, { transactionNumber: 2, transactionType: 18, kid: '12345674', amount: 500 }, { at: '2026-11-21T10:00:00.000Z' })
- * assert.strictEqual(reversal.outcome, 'refused')
+ * assert.strictEqual(changes.payments.length, 0)
+ * const reversal = receiveOcrTransaction(emptyWorld, { transactionNumber: 2, transactionType: 18, kid: '12345674', amount: 500 }, { at: '2026-11-21T10:00:00.000Z' })
+ * assert.strictEqual(reversal.row.outcome, 'refused')
  */
 export const receiveOcrTransaction = (
   world: World,
@@ -129,14 +172,16 @@ export const receiveOcrTransaction = (
 ): OcrTransactionReceived => {
   const r = rowOf(transaction)
   const head = { transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount }
-  if (!PAYMENT_TYPES.includes(r.transactionType)) return [world, { ...head, outcome: 'refused', error: reversal }, [], []]
-  const [next, result, sent, happened] = receiveTransferByKid(world, { kid: r.kid, amount: r.amount }, ctx)
+  if (!PAYMENT_TYPES.includes(r.transactionType)) {
+    return { world, row: { ...head, outcome: 'refused', error: reversal }, deliveries: NONE, events: NONE, changes: noChanges }
+  }
+  const { result, ...outcome } = receiveTransferByKid(world, { kid: r.kid, amount: r.amount }, ctx)
   const row: OcrReportRow = E.isRight(result)
     ? { ...head, outcome: 'matched', paymentReferenceID: result.right.paymentReferenceID }
     : result.left.code === 'UnmatchedTransfer'
       ? { ...head, outcome: 'unmatched' }
       : { ...head, outcome: 'refused', error: result.left }
-  return [next, row, sent, happened]
+  return { ...outcome, row }
 }
 
 /**
@@ -150,6 +195,10 @@ export const receiveOcrTransaction = (
  * `duplicate`. A second transfer in one file to an invoice the first one settled finds no open
  * invoice: `unmatched`. A context that is not valid refuses every row with `InvalidContext`, and
  * the transmission is not remembered (nothing of it was applied).
+ *
+ * `changes` (docs/rules.md C15) hold every invoice the file changed once (from its version before
+ * the file, with all its events), and the transmission's row; the rows it can read:
+ * {@link ocrKeys}.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -166,7 +215,7 @@ export const receiveOcrTransaction = (
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
  * }
  * const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
- * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, kid: made.right })
+ * const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, kid: made.right })
  * const pad = (s: string): string => s.padEnd(80, '0')
  * const file = [
  *   pad('NY000010000080800170031000102'),
@@ -178,20 +227,20 @@ export const receiveOcrTransaction = (
  * ].join('\n')
  * const read = parseOcrGiro(file)
  * assert.ok(E.isRight(read))
- * const [after, report] = receiveOcrGiro(world, read.right, { at: '2026-11-21T11:00:00.000Z' })
- * assert.deepStrictEqual(report, [{ transactionNumber: 1, kid: made.right, amount: 10000, outcome: 'matched', paymentReferenceID: id }])
- * const [again, twice] = receiveOcrGiro(after, read.right, { at: '2026-11-21T12:00:00.000Z' })
- * assert.strictEqual(again, after)
- * assert.strictEqual(twice[0]?.outcome, 'duplicate')
+ * const applied = receiveOcrGiro(world, read.right, { at: '2026-11-21T11:00:00.000Z' })
+ * assert.deepStrictEqual(applied.report, [{ transactionNumber: 1, kid: made.right, amount: 10000, outcome: 'matched', paymentReferenceID: id }])
+ * assert.deepStrictEqual(applied.changes.ocrTransmissions, [{ dataSender: '00008080', transmissionNumber: '0170031', at: '2026-11-21T11:00:00.000Z' }])
+ * assert.deepStrictEqual(applied.changes.payments.map((p) => p.state.status), ['Charged'])
+ * const again = receiveOcrGiro(applied.world, read.right, { at: '2026-11-21T12:00:00.000Z' })
+ * assert.strictEqual(again.world, applied.world)
+ * assert.strictEqual(again.report[0]?.outcome, 'duplicate')
+ * assert.strictEqual(again.changes.ocrTransmissions.length, 0)
  */
 export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx: EventContext): OcrReceived => {
   const rows = rowsOf(transmission)
-  const refuseAll = (error: PaymentError): OcrReceived => [
-    world,
-    rows.map((r) => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, outcome: 'refused', error })),
-    [],
-    []
-  ]
+  const unchanged = (report: ReadonlyArray<OcrReportRow>): OcrReceived => ({ world, report, deliveries: NONE, events: NONE, changes: noChanges })
+  const refuseAll = (error: PaymentError): OcrReceived =>
+    unchanged(rows.map((r) => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, outcome: 'refused', error })))
   if (!isWorld(world)) return refuseAll(unreadable)
   const checked = checkContext(ctx, false)
   if (E.isLeft(checked)) return refuseAll(checked.left)
@@ -202,16 +251,18 @@ export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx:
   }
   const key = ocrTransmissionKey(dataSender, transmissionNumber)
   const applied = own(world, 'ocrTransmissions')
-  if (applied instanceof Set && applied.has(key)) {
-    return [world, rows.map((r) => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, outcome: 'duplicate' })), [], []]
+  if (applied instanceof Map && applied.has(key)) {
+    return unchanged(rows.map((r) => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, outcome: 'duplicate' })))
   }
-  const context: EventContext = checked.right.catchAllUrl === undefined ? { at: checked.right.at } : { at: checked.right.at, catchAllUrl: checked.right.catchAllUrl }
+  const at = checked.right.at
+  const context: EventContext = checked.right.catchAllUrl === undefined ? { at } : { at, catchAllUrl: checked.right.catchAllUrl }
   // Each transfer runs on the slice of the world it can touch — the open invoices holding its KID,
-  // as a service loads it (docs/decisions.md "The world a service loads") — and the changed
-  // payments are written into one new map at the end: linear in the file and the world, where
-  // copying the whole world once per transfer would be quadratic. Same outcome, transfer by transfer.
+  // as a service loads it (docs/rules.md C15) — and the changed payments are written into one new
+  // map at the end: linear in the file and the world, where copying the whole world once per
+  // transfer would be quadratic. Same outcome, transfer by transfer.
   const open = openByKid(world)
   const changed = new Map<string, Payment>()
+  const changes = new Map<string, PaymentChange>()
   const report: OcrReportRow[] = []
   const deliveries: Array<Deliveries[number]> = []
   const events: PaymentEvent[] = []
@@ -220,19 +271,24 @@ export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx:
     const payments = new Map<string, Payment>()
     if (keys !== undefined) for (const k of keys) payments.set(k, changed.get(k) ?? (world.payments.get(k) as Payment))
     const slice: World = { ...world, payments }
-    const [next, row, sent, happened] = receiveOcrTransaction(slice, r, context)
-    if (next !== slice && keys !== undefined) {
+    const done = receiveOcrTransaction(slice, r, context)
+    if (done.world !== slice && keys !== undefined) {
       for (const k of [...keys]) {
-        const after = next.payments.get(k)
+        const after = done.world.payments.get(k)
         if (after === undefined || after === payments.get(k)) continue
         changed.set(k, after)
         // an invoice no longer Initiated holds its KID no more
         if (own(after, 'status') !== 'Initiated') keys.splice(keys.indexOf(k), 1)
       }
+      for (const c of done.changes.payments) {
+        const k = keyOf(c.paymentReferenceID)
+        const earlier = changes.get(k)
+        changes.set(k, earlier === undefined ? c : followedBy(earlier, c))
+      }
     }
-    report.push(row)
-    for (const d of sent) deliveries.push(d)
-    for (const e of happened) events.push(e)
+    report.push(done.row)
+    for (const d of done.deliveries) deliveries.push(d)
+    for (const e of done.events) events.push(e)
   }
   let payments = world.payments
   if (changed.size > 0) {
@@ -240,7 +296,14 @@ export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx:
     for (const [k, p] of changed) all.set(k, p)
     payments = all
   }
-  const remembered = new Set<string>(applied instanceof Set ? (applied as Set<string>) : [])
-  remembered.add(key)
-  return [{ ...world, payments, ocrTransmissions: remembered }, report, deliveries, events]
+  const row: OcrTransmissionRow = { dataSender, transmissionNumber, at }
+  const remembered = new Map<string, OcrTransmissionRow>(applied instanceof Map ? (applied as ReadonlyMap<string, OcrTransmissionRow>) : [])
+  remembered.set(key, row)
+  return {
+    world: { ...world, payments, ocrTransmissions: remembered },
+    report,
+    deliveries,
+    events,
+    changes: { ...noChanges, payments: [...changes.values()], ocrTransmissions: [row] }
+  }
 }

@@ -3,9 +3,9 @@
  * counts, totals and dates computed. Pure, and free of fast-check: a bank job of your own, a test
  * fixture or the kit's runner writes files with it; `parseOcrGiro` reads them back.
  *
- * @module http/ocrText
+ * @module bankFiles/ocrText
  */
-import type { OcrAssignment, OcrTransaction, OcrTransmission } from './ocr.js'
+import type { OcrAssignment, OcrTransaction, OcrTransmission } from './ocrGiro.js'
 
 // -------------------------------------------------------------------------------------
 // the writer
