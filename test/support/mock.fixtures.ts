@@ -1,8 +1,9 @@
 /**
  * Fixtures of the tests that run the kit against the mock (`paysplit-check mock`,
  * src/cli/mock/): a proxy in front of it that plants a bug on the way (a header dropped, an
- * answer changed), a relay that delivers webhooks late, and the command run in process with what
- * it prints collected. Everything listens on 127.0.0.1, on ports the system picks.
+ * answer changed, two requests at once both answered as if each were alone), a relay that
+ * delivers webhooks late, and the command run in process with what it prints collected.
+ * Everything listens on 127.0.0.1, on ports the system picks.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -28,6 +29,14 @@ export interface Plant {
   readonly request?: (request: ProxiedRequest) => ProxiedRequest
   /** `ask` sends a request of its own to the mock (a read, to decide on the answer). */
   readonly respond?: (request: ProxiedRequest, response: ProxiedResponse, ask: (path: string) => Promise<unknown>) => Promise<ProxiedResponse> | ProxiedResponse
+  /**
+   * A service that does not put the requests to one payment in a row (no version check, no row
+   * lock): each request `when` holds waits `holdMs` before it goes on, and an identical request
+   * (method, path, body) that comes meanwhile, or while the first is in flight, gets the first
+   * one's answer, so two at once both succeed as if each were alone. Requests sent one after the
+   * other never meet.
+   */
+  readonly join?: { readonly when: (request: ProxiedRequest) => boolean; readonly holdMs: number }
 }
 
 const read = (req: IncomingMessage): Promise<string> =>
@@ -53,26 +62,44 @@ const closer = (server: Server) => (): Promise<void> =>
     server.closeAllConnections()
   })
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
 /** A proxy to `target` with `plant` planted; resolves with its url. */
 export const plantedProxy = async (target: string, plant: Plant): Promise<{ readonly base: string; readonly close: () => Promise<void> }> => {
   const ask = async (path: string): Promise<unknown> => (await fetch(target + path)).json() as Promise<unknown>
+  const forward = async (request: ProxiedRequest): Promise<ProxiedResponse> => {
+    const answer = await fetch(target + request.path, {
+      method: request.method,
+      headers: request.headers,
+      redirect: 'manual',
+      ...(request.method === 'GET' ? {} : { body: request.body })
+    })
+    const answerHeaders: Record<string, string> = {}
+    answer.headers.forEach((v, k) => {
+      if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive') answerHeaders[k] = v
+    })
+    return { status: answer.status, headers: answerHeaders, body: await answer.text() }
+  }
+  /** The requests held or in flight that a `join` plant lets others share, by method, path and body. */
+  const joined = new Map<string, Promise<ProxiedResponse>>()
+  const joining = (request: ProxiedRequest): Promise<ProxiedResponse> => {
+    const join = plant.join
+    if (join === undefined || !join.when(request)) return forward(request)
+    const key = JSON.stringify([request.method, request.path, request.body])
+    const first = joined.get(key)
+    if (first !== undefined) return first
+    const answer = sleep(join.holdMs).then(() => forward(request))
+    joined.set(key, answer)
+    void answer.finally(() => joined.delete(key)).catch(() => undefined)
+    return answer
+  }
   const server = createServer((req, res) => {
     void (async () => {
       const headers: Record<string, string> = {}
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v
       const incoming: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers, body: await read(req) }
       const request = plant.request?.(incoming) ?? incoming
-      const answer = await fetch(target + request.path, {
-        method: request.method,
-        headers: request.headers,
-        redirect: 'manual',
-        ...(request.method === 'GET' ? {} : { body: request.body })
-      })
-      const answerHeaders: Record<string, string> = {}
-      answer.headers.forEach((v, k) => {
-        if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive') answerHeaders[k] = v
-      })
-      const got: ProxiedResponse = { status: answer.status, headers: answerHeaders, body: await answer.text() }
+      const got = await joining(request)
       const out = (await plant.respond?.(request, got, ask)) ?? got
       res.writeHead(out.status, out.headers).end(out.body)
     })().catch(() => {

@@ -1,9 +1,8 @@
 /**
- * Tests written against the survivors of a Stryker run on `src/testing/conformance.ts`
- * (docs/testing.md, "Mutation testing"). `test/testing-kit/conformance.test.ts` drives the test server
- * over real sockets and is left out of mutation runs; this file drives the conformance runner in
+ * Tests written against the survivors of a Stryker run on the conformance runner
+ * (docs/testing.md, "Mutation testing"). This file drives the runner in
  * process: `send` calls `handle` on a world kept in a closure (fresh `at` and id per request, a
- * KID for each new invoice, as test/support/server.ts builds its contexts), the webhooks are the
+ * KID for each new invoice, as a service builds its contexts), the webhooks are the
  * deliveries collected, and the payment form and the bank are `completeForm`, `failForm` and
  * `receiveTransfer`. It pins `normalise` (ids of any case, times, texts, dropped `undefined`
  * members, sorted keys, plain writable properties, the depth limit, the empty id) and the exact

@@ -56,7 +56,9 @@ const noMetaData: Rules = {
   webhookMessage: (delivery, timestamp) => {
     const payment: Record<string, unknown> = { ...delivery.payload.payload.payment }
     delete payment['metaData']
-    return paysplitRules.webhookMessage({ ...delivery, payload: { ...delivery.payload, payload: { payment: payment as unknown as typeof delivery.payload.payload.payment } } }, timestamp)
+    const payload = { ...delivery.payload, payload: { payment: payment as unknown as typeof delivery.payload.payload.payment } }
+    // the body is what is signed and sent: changed with the payload
+    return paysplitRules.webhookMessage({ ...delivery, payload, body: JSON.stringify(payload) }, timestamp)
   }
 }
 

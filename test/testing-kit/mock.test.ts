@@ -3,10 +3,12 @@
  * in process on 127.0.0.1: the API answered by `handle` over an in-memory world, with
  * `Idempotency-Key` and a test clock that lets a key expire in seconds; the hosted form (its
  * 303 never followed here); the bank by KID and by OCR giro file; signed webhooks to loopback,
- * blocked elsewhere; CORS for a front-end on its own port; the checkout example (its shop back
- * end) creating payments there and sending the customer to its form; and the kit with every
- * option passing against it.
+ * blocked elsewhere, retried, a receiver's answer body never read; CORS for a front-end on its
+ * own port; the checkout example (its shop back end) creating payments there and sending the
+ * customer to its form; and the kit with every option passing against it.
  */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startWebhookReceiver } from '../../src/conformance.js'
 import { isLoopback, refusal } from '../../src/cli/mock/outbox.js'
@@ -196,6 +198,57 @@ describe('webhooks', () => {
       ])
     } finally {
       await receiver.close()
+    }
+  })
+
+  it('retried after a failed attempt; a receiver that answers 200 with a body that never ends has it at the first attempt, its body never read', async () => {
+    // a receiver of its own: /flaky fails the first two attempts of each message, /endless streams
+    // its 200 answer without end (the sender must not wait for it, nor keep it)
+    let endlessBytes = 0
+    const attempts = new Map<string, number>()
+    const receiver = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        const key = `${req.url ?? ''} ${String(req.headers['webhook-id'])}`
+        attempts.set(key, (attempts.get(key) ?? 0) + 1)
+        if (req.url === '/flaky') {
+          res.writeHead((attempts.get(key) ?? 0) <= 2 ? 500 : 200).end()
+          return
+        }
+        res.writeHead(200, { 'content-type': 'application/octet-stream' })
+        const chunk = Buffer.alloc(64 * 1024, 120)
+        const pump = (): void => {
+          let more = true
+          while (more && !res.destroyed) {
+            endlessBytes += chunk.length
+            more = res.write(chunk)
+          }
+        }
+        res.on('drain', pump)
+        pump()
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    const hooks = `http://127.0.0.1:${String((receiver.address() as AddressInfo).port)}`
+    const retrying = await startMock({ webhookRetryDelaysMs: [10, 10] })
+    try {
+      const res = await fetch(`${retrying.url}/payments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(card('retry-1', { webhookSubscriptions: [{ eventType: 'Initiated', url: `${hooks}/flaky` }, { eventType: 'Initiated', url: `${hooks}/endless` }] }))
+      })
+      expect(res.status).toBe(201)
+      await retrying.idle()
+      expect(retrying.webhooks().map((w) => [w.url.slice(hooks.length), w.state, w.attempts, w.lastStatus])).toEqual([
+        ['/flaky', 'delivered', 3, 200],
+        ['/endless', 'delivered', 1, 200]
+      ])
+      // the sender stopped reading at once: what the receiver got out is what the socket buffers hold
+      expect(endlessBytes).toBeLessThan(16 * 1024 * 1024)
+    } finally {
+      await retrying.close()
+      receiver.closeAllConnections()
+      await new Promise<void>((resolve) => receiver.close(() => { resolve() }))
     }
   })
 

@@ -29,7 +29,7 @@ const liveService = (answer?: (request: ServiceRequest) => ServiceResponse | und
     const own = answer?.(request)
     if (own !== undefined) return Promise.resolve(own)
     n += 1
-    // as test/support/server.ts: a repeated create keeps the KID stored with its reference
+    // as a service does: a repeated create keeps the KID stored with its reference
     const made = kid.create(String(5_000_000 + n), 'mod10')
     const ext = (request.body as { externalPaymentReferenceID?: unknown } | undefined)?.externalPaymentReferenceID
     const stored = typeof ext === 'string' ? world.references.get(ext)?.kid : undefined
