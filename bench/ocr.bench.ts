@@ -20,6 +20,7 @@ import { kid as kidNumber, type Payment } from '../src/index.js'
 import {
   emptyWorld,
   handle,
+  ocrGiroText,
   parseOcrGiro,
   receiveOcrGiro,
   receiveTransferByKid,
@@ -28,7 +29,6 @@ import {
   type OcrTransmission,
   type World
 } from '../src/http.js'
-import { ocrGiroText } from '../src/testing.js'
 
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench:ocr)')

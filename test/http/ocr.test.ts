@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { kid as kidNumber, type PaymentError } from '../../src/index.js'
 import { emptyWorld, getPayment, parseOcrGiro, receiveOcrGiro, type OcrTransmission, type World } from '../../src/http.js'
-import { ocrGiroText } from '../../src/testing.js'
+import { ocrGiroText } from '../../src/http.js'
 import { CATCH_ALL, Session, atOf, invoiceRequest } from '../support/http.fixtures.js'
 import { transmissionOf } from '../support/ocr.fixtures.js'
 
