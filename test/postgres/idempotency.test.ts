@@ -9,7 +9,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devApiKey } from '../../docs/examples/service/config.js'
 import { openPg, type Db } from '../../docs/examples/service/db/db.js'
-import { lockParams, lockSql, scopeOf } from '../../docs/examples/service/db/idempotency.js'
+import { claimSql, lockRowSql, scopeOf } from '../../docs/examples/service/db/idempotency.js'
 import { cardRequest } from '../support/http.fixtures.js'
 import { createDatabase, postForm, serverUrl } from '../support/reference-service.fixtures.js'
 import { ServiceProcess } from './processes.js'
@@ -99,12 +99,13 @@ describe('two processes racing one Idempotency-Key', () => {
 })
 
 describe('a key whose first request is still in flight', () => {
-  /** Holds the key's lock, as the transaction of a first request does, until `release`. */
+  /** Holds the key's row lock, as the transaction of a first request does (its row inserted, not committed), until `release`. */
   const hold = async (key: string): Promise<{ release: () => Promise<void> }> => {
     const client = new pg.Client({ connectionString: url })
     await client.connect()
     await client.query('BEGIN')
-    await client.query(lockSql, [...lockParams({ scope: scopeOf(`Bearer ${devApiKey}`), key })])
+    await client.query(claimSql, [scopeOf(`Bearer ${devApiKey}`), key])
+    await client.query(lockRowSql, [scopeOf(`Bearer ${devApiKey}`), key])
     return {
       release: async () => {
         await client.query('ROLLBACK')

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, describeConfig, devApiKey, devBankKey, devWebhookSecret, loadConfig, secretsOf } from '../../docs/examples/service/config.js'
+import { ConfigError, describeConfig, devApiKey, devBankKey, devWebhookSecret, keyDigestId, keysOf, loadConfig, secretsOf } from '../../docs/examples/service/config.js'
 import { jsonLogger, redactText } from '../../docs/examples/service/log.js'
 
 const key = (): string => randomBytes(24).toString('base64url')
@@ -35,7 +35,14 @@ const problemsOf = (env: Record<string, string>): ReadonlyArray<string> => {
 describe('development mode: DEV_MODE=1, never with NODE_ENV=production, loopback only', () => {
   it('DEV_MODE=1 supplies the development keys, secret and an in-memory PGlite', () => {
     const c = loadConfig({ DEV_MODE: '1' })
-    expect(c).toMatchObject({ mode: 'development', apiKeys: [devApiKey], bankKeys: [devBankKey], webhookSecret: devWebhookSecret, databaseUrl: undefined, pgliteDir: undefined })
+    expect(c).toMatchObject({
+      mode: 'development',
+      apiKeys: [{ id: keyDigestId(devApiKey), key: devApiKey }],
+      bankKeys: [{ id: keyDigestId(devBankKey), key: devBankKey }],
+      webhookSecrets: [devWebhookSecret],
+      databaseUrl: undefined,
+      pgliteDir: undefined
+    })
     // no rate limit unless set: test suites and paysplit-check drive a development service flat out
     expect(c.rateLimit.points).toBe(0)
     expect(loadConfig({ DEV_MODE: '1', RATE_LIMIT_PER_KEY: '5' }).rateLimit.points).toBe(5)
@@ -149,9 +156,9 @@ describe('log redaction: every credential form, as rules', () => {
     const c = loadConfig(env)
     const lines: Array<string> = []
     const log = jsonLogger((l) => lines.push(l), secretsOf(c))
-    log.error('boom', { apiKey: c.apiKeys[0], nested: { list: [`key ${c.bankKeys[0] ?? ''} used`] }, secret: c.webhookSecret, error: new Error(`connect failed: ${env.DATABASE_URL}`) })
+    log.error('boom', { apiKey: c.apiKeys[0]?.key, nested: { list: [`key ${c.bankKeys[0]?.key ?? ''} used`] }, secret: c.webhookSecrets[0], form: c.form.secret, error: new Error(`connect failed: ${env.DATABASE_URL}`) })
     const line = lines.join('\n')
-    for (const s of [...c.apiKeys, ...c.bankKeys, c.webhookSecret, 'we/ird?#pw']) expect(line).not.toContain(s)
+    for (const s of [...keysOf(c.apiKeys), ...keysOf(c.bankKeys), ...c.webhookSecrets, c.form.secret, 'we/ird?#pw']) expect(line).not.toContain(s)
     expect(JSON.stringify(describeConfig(c))).not.toContain('we/ird?#pw')
   })
 

@@ -32,49 +32,66 @@ export const send = (res: ServerResponse, reply: Reply, extra: Readonly<Record<s
 
 export type BodyRead = { readonly kind: 'ok'; readonly text: string } | { readonly kind: 'tooLarge' } | { readonly kind: 'aborted' }
 
+/** After a body passed its limit: how long, and how many more bytes, are read and dropped before the connection is cut. */
+const LINGER_MS = 1000
+
 /**
- * Reads the body up to `limit` bytes. Past the limit the rest is read and dropped (so the client
- * sees the 413), up to 16× the limit, beyond which the connection is cut.
+ * Reads the body up to `limit` bytes. A body that passes the limit (declared, or chunked and
+ * still coming) is `tooLarge` at once, so the 413 is answered at the limit; the rest is then read
+ * and dropped for a moment (at most a second, and at most `limit` more bytes), so that a client
+ * still sending reads the answer rather than a reset, and the connection is cut.
  */
 export const readBody = (req: IncomingMessage, limit: number): Promise<BodyRead> =>
   new Promise((resolve) => {
     const declared = Number(req.headers['content-length'] ?? '0')
     const chunks: Array<Buffer> = []
     let size = 0
-    let tooLarge = Number.isFinite(declared) && declared > limit
+    let over: { readonly at: number; dropped: number } | undefined
+    const tooLarge = (): void => {
+      over = { at: Date.now(), dropped: 0 }
+      chunks.length = 0
+      const timer = setTimeout(() => req.destroy(), LINGER_MS)
+      timer.unref()
+      req.once('close', () => {
+        clearTimeout(timer)
+      })
+      resolve({ kind: 'tooLarge' })
+    }
+    if (Number.isFinite(declared) && declared > limit) tooLarge()
     req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > limit) tooLarge = true
-      if (size > limit * 16) {
-        req.destroy()
+      if (over !== undefined) {
+        over.dropped += chunk.length
+        if (over.dropped > limit) req.destroy()
         return
       }
-      if (!tooLarge) chunks.push(chunk)
+      size += chunk.length
+      if (size > limit) tooLarge()
+      else chunks.push(chunk)
     })
     req.on('end', () => {
-      resolve(tooLarge ? { kind: 'tooLarge' } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') })
+      resolve(over !== undefined ? { kind: 'tooLarge' } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') })
     })
     req.on('error', () => {
       resolve({ kind: 'aborted' })
     })
     req.on('close', () => {
-      resolve(tooLarge ? { kind: 'tooLarge' } : { kind: 'aborted' })
+      resolve(over !== undefined ? { kind: 'tooLarge' } : { kind: 'aborted' })
     })
   })
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest()
 
 /**
- * Checks `Authorization: Bearer <key>` against `keys` in constant time: both sides hashed first, so
- * the comparison neither stops at the first differing byte nor reveals a key's length; every key
- * is compared, so the time does not tell which one matched either.
+ * The caller whose key is in `Authorization: Bearer <key>`, or undefined. Compared in constant
+ * time: both sides hashed first, so the comparison neither stops at the first differing byte nor
+ * reveals a key's length; every key is compared, so the time does not tell which one matched.
  */
-export const authorised = (header: string | undefined, keys: ReadonlyArray<string>): boolean => {
-  if (header === undefined || !header.startsWith('Bearer ')) return false
+export const callerOf = (header: string | undefined, keys: ReadonlyArray<{ readonly id: string; readonly key: string }>): string | undefined => {
+  if (header === undefined || !header.startsWith('Bearer ')) return undefined
   const given = digest(header.slice('Bearer '.length).trim())
-  let ok = false
-  for (const key of keys) ok = timingSafeEqual(given, digest(key)) || ok
-  return ok
+  let found: string | undefined
+  for (const k of keys) if (timingSafeEqual(given, digest(k.key))) found ??= k.id
+  return found
 }
 
 /** The path of a request target, without its query string. */

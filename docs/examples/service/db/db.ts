@@ -46,13 +46,21 @@ export const UNIQUE_VIOLATION = '23505'
 // PGlite
 // -------------------------------------------------------------------------------------
 
+/** Resolves after the event loop's next I/O phase. */
+const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
 /** Opens PGlite: in memory, or in `dir` (created if missing). */
 export const openPglite = async (dir?: string): Promise<Db> => {
   const db = dir === undefined ? await PGlite.create() : await PGlite.create(dir)
   let turn: Promise<unknown> = Promise.resolve()
-  /** Runs `job` after every job queued before it: one user of the connection at a time. */
+  /**
+   * Runs `job` after every job queued before it: one user of the connection at a time. Each job
+   * waits a turn of the event loop first: PGlite computes in this thread, and jobs that follow one
+   * another in promise callbacks alone would keep the process from its sockets (new connections,
+   * health checks) for as long as the queue lasts.
+   */
   const serial = <T>(job: () => Promise<T>): Promise<T> => {
-    const run = turn.then(job, job)
+    const run = turn.then(yieldToIo, yieldToIo).then(job)
     turn = run.catch(() => undefined)
     return run
   }
