@@ -339,8 +339,10 @@ export const configFromEnvironment = (): Config => {
 export const secretsOf = (c: Config): ReadonlyArray<string> => {
   const password = c.databaseUrl === undefined ? [] : databasePassword(c.databaseUrl)
   const secrets = [...keysOf(c.apiKeys), ...keysOf(c.bankKeys), ...keysOf(c.metricsKeys), ...c.webhookSecrets, c.form.secret, ...password]
-  // the development values are published (and shown at start in development mode): nothing to mask
-  return secrets.filter((s) => s.length >= 4 && !devValues.has(s) && s !== devFormSecret)
+  // the development values are published (and shown at start in development mode): nothing to mask;
+  // each also as a URL carries it percent-encoded (a client may put a key in a path or a query)
+  const kept = secrets.filter((s) => s.length >= 4 && !devValues.has(s) && s !== devFormSecret)
+  return [...new Set([...kept, ...kept.map(encodeURIComponent)])]
 }
 
 /** The password of a database URL as written (it may hold an unescaped `@`), decoded too. */
