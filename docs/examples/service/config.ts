@@ -234,8 +234,9 @@ export const loadConfig = (env: Env = process.env): Config => {
     if (secrets.some((secret) => !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret))) problems.push('WEBHOOK_SECRET must be whsec_ followed by base64.')
   } else {
     const missing = [
-      ...(apiKeys.length === 0 ? ['API_KEYS'] : []),
-      ...(bankKeys.length === 0 ? ['BANK_API_KEYS'] : []),
+      // a variable given with entries that are not valid is named by its own problem, not as missing
+      ...(list(env['API_KEYS']).length === 0 ? ['API_KEYS'] : []),
+      ...(list(env['BANK_API_KEYS']).length === 0 ? ['BANK_API_KEYS'] : []),
       ...(secrets.length === 0 ? ['WEBHOOK_SECRET'] : []),
       ...(env['FORM_SECRET'] === undefined || env['FORM_SECRET'] === '' ? ['FORM_SECRET'] : []),
       ...(databaseUrl === undefined && pgliteDir === undefined ? ['DATABASE_URL or PGLITE_DIR (a durable database)'] : [])
