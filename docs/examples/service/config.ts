@@ -23,6 +23,8 @@ export interface Config {
   readonly databaseUrl: string | undefined
   /** PGlite's data folder; absent: in memory (gone when the process stops). */
   readonly pgliteDir: string | undefined
+  /** PGlite's `shared_buffers` (`PGLITE_SHARED_BUFFERS`, default 16MB): its buffer pool, in this process's memory. */
+  readonly pgliteSharedBuffers: string
   /** Connections of the `pg` pool per process. */
   readonly poolSize: number
   /** Bearer keys of the payments API (`/payments`, `/customers`, `/events`), each with the caller it names. */
@@ -252,6 +254,8 @@ export const loadConfig = (env: Env = process.env): Config => {
     const weak = new Set(secrets.map((secret) => (secret === devWebhookSecret ? 'WEBHOOK_SECRET is the development value.' : secretProblem(secret))))
     for (const problem of weak) if (problem !== undefined) problems.push(problem)
   }
+  const sharedBuffers = env['PGLITE_SHARED_BUFFERS'] === undefined || env['PGLITE_SHARED_BUFFERS'] === '' ? '16MB' : env['PGLITE_SHARED_BUFFERS']
+  if (!/^\d{1,6}(kB|MB|GB)$/.test(sharedBuffers)) problems.push('PGLITE_SHARED_BUFFERS must be a size such as 16MB (kB, MB or GB).')
   const kidScheme = env['KID_SCHEME'] ?? 'random'
   if (kidScheme !== 'random' && kidScheme !== 'customer') problems.push('KID_SCHEME must be random or customer.')
   const read = (name: string, fallback: number, min = 0): number => {
@@ -276,6 +280,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     port: read('PORT', 8080),
     databaseUrl,
     pgliteDir,
+    pgliteSharedBuffers: sharedBuffers,
     poolSize: read('DATABASE_POOL_SIZE', 10, 1),
     apiKeys: apiCallers.length > 0 ? apiCallers : [{ id: keyDigestId(devApiKey), key: devApiKey }],
     bankKeys: bankCallers.length > 0 ? bankCallers : [{ id: keyDigestId(devBankKey), key: devBankKey }],
@@ -449,7 +454,7 @@ export const describeConfig = (c: Config): Record<string, unknown> => ({
   mode: c.mode,
   host: c.host,
   port: c.port,
-  database: c.databaseUrl !== undefined ? redactText(c.databaseUrl) : `pglite ${c.pgliteDir ?? '(memory)'}`,
+  database: c.databaseUrl !== undefined ? redactText(c.databaseUrl) : `pglite ${c.pgliteDir ?? '(memory)'}, shared_buffers ${c.pgliteSharedBuffers}`,
   poolSize: c.poolSize,
   apiKeys: keysOf(c.apiKeys).includes(devApiKey) ? `development default "${devApiKey}"` : c.apiKeys.map(shownKey),
   bankKeys: keysOf(c.bankKeys).includes(devBankKey) ? `development default "${devBankKey}"` : c.bankKeys.map(shownKey),
