@@ -11,7 +11,7 @@ import { createServer } from 'node:http'
 import { configFromEnvironment, describeConfig, EXIT_CONFIG, secretsOf, type Config } from './config.js'
 import { jsonLogger } from './log.js'
 import type { Rules } from './paysplit.js'
-import { createService, listenOn, PortUnavailable, startingHandler } from './server.js'
+import { createService, listenOn, PortUnavailable, startingHandler, type Service } from './server.js'
 
 const banner = (config: Config): string => {
   const database = config.databaseUrl !== undefined ? 'PostgreSQL' : config.pgliteDir !== undefined ? 'PGlite in a folder' : 'in memory (lost at exit)'
@@ -29,6 +29,39 @@ const banner = (config: Config): string => {
 /** Runs the service with `config` until SIGTERM/SIGINT. */
 export const runService = async (config: Config, rules?: Rules): Promise<void> => {
   const log = jsonLogger(undefined, secretsOf(config))
+  // The signals are handled from the first moment: a SIGTERM sent as soon as "listening" is read
+  // (the line is written before the code after it runs) must not find node's default action,
+  // which ends the process at once. One during the start stops the service once it is built.
+  const started: { service?: Service } = {}
+  let stopping = false
+  const finish = (s: Service): void => {
+    s.close()
+      .then(() => {
+        log.info('stopped')
+        process.exit(0)
+      })
+      .catch((e: unknown) => {
+        log.error('stop failed', { error: e instanceof Error ? e.message : String(e) })
+        process.exit(1)
+      })
+  }
+  const stop = (signal: string): void => {
+    if (stopping) {
+      log.info('drain ended early', { signal })
+      started.service?.endDrain()
+      return
+    }
+    stopping = true
+    log.info('stopping', { signal })
+    if (started.service !== undefined) finish(started.service)
+  }
+  process.on('SIGTERM', () => {
+    stop('SIGTERM')
+  })
+  process.on('SIGINT', () => {
+    stop('SIGINT')
+  })
+
   if (config.mode === 'development') process.stderr.write(banner(config) + '\n')
   log.info('configuration', describeConfig(config))
   if (config.mode === 'development') log.warn('development mode', { reason: 'DEV_MODE=1 without NODE_ENV=production' })
@@ -43,42 +76,17 @@ export const runService = async (config: Config, rules?: Rules): Promise<void> =
     process.exit(EXIT_CONFIG)
   }
   const profile = process.env['PAYSPLIT_PROFILE'] === '1' ? { ms: 0, byRule: {}, requestMs: 0 } : undefined
-  const service = await createService(config, { log, server, ...(rules !== undefined ? { rules } : {}), ...(profile !== undefined ? { profile } : {}) })
-  const base = await service.listen()
-  log.info('listening', { url: base, database: service.db.driver })
-
   if (profile !== undefined) {
     process.on('SIGUSR2', () => {
       const cpu = process.cpuUsage()
       log.info('profile', { paysplitMs: profile.ms, byRule: profile.byRule, requestMs: profile.requestMs, cpuMs: (cpu.user + cpu.system) / 1000 })
     })
   }
-  let stopping = false
-  const stop = (signal: string): void => {
-    if (stopping) {
-      log.info('drain ended early', { signal })
-      service.endDrain()
-      return
-    }
-    stopping = true
-    log.info('stopping', { signal })
-    service
-      .close()
-      .then(() => {
-        log.info('stopped')
-        process.exit(0)
-      })
-      .catch((e: unknown) => {
-        log.error('stop failed', { error: e instanceof Error ? e.message : String(e) })
-        process.exit(1)
-      })
-  }
-  process.on('SIGTERM', () => {
-    stop('SIGTERM')
-  })
-  process.on('SIGINT', () => {
-    stop('SIGINT')
-  })
+  const built = await createService(config, { log, server, ...(rules !== undefined ? { rules } : {}), ...(profile !== undefined ? { profile } : {}) })
+  started.service = built
+  const base = await built.listen()
+  log.info('listening', { url: base, database: built.db.driver })
+  if (stopping) finish(built)
 }
 
 /** `runService` on the configuration of `process.env` (refused: exit 78); the benchmark's baseline runs it with other rules. */
