@@ -32,23 +32,30 @@ export const send = (res: ServerResponse, reply: Reply, extra: Readonly<Record<s
 
 export type BodyRead = { readonly kind: 'ok'; readonly text: string } | { readonly kind: 'tooLarge' } | { readonly kind: 'aborted' }
 
-/** After a body passed its limit: how long, and how many more bytes, are read and dropped before the connection is cut. */
+/** After a 413 answered while the body still comes: how long, and how many more bytes, are read and dropped before the connection is cut. */
 const LINGER_MS = 1000
 
 /**
- * Reads the body up to `limit` bytes. A body that passes the limit (declared, or chunked and
- * still coming) is `tooLarge` at once, so the 413 is answered at the limit; the rest is then read
- * and dropped for a moment (at most a second, and at most `limit` more bytes), so that a client
- * still sending reads the answer rather than a reset, and the connection is cut.
+ * Reads the body up to `limit` bytes; past it the body is `tooLarge`, and the 413 goes out:
+ *
+ * - a body that declares its length, at most twice the limit: once it is all read (and dropped),
+ *   so the client, which sends it whole whatever the answer, reads the 413 rather than an error
+ *   of its upload;
+ * - a chunked body (no length, possibly endless) as soon as it passes the limit, and one that
+ *   declares more than twice the limit at once: the rest is then read and dropped for a moment (at
+ *   most a second, and at most `limit` more bytes) so that a client still sending can read the
+ *   answer, and the connection is cut.
  */
 export const readBody = (req: IncomingMessage, limit: number): Promise<BodyRead> =>
   new Promise((resolve) => {
-    const declared = Number(req.headers['content-length'] ?? '0')
+    const length = req.headers['content-length']
+    const declared = length === undefined ? undefined : Number(length)
     const chunks: Array<Buffer> = []
     let size = 0
-    let over: { readonly at: number; dropped: number } | undefined
-    const tooLarge = (): void => {
-      over = { at: Date.now(), dropped: 0 }
+    /** Past the limit: the body is dropped; `cut` when the answer went out before its end. */
+    let over: { dropped: number; readonly cut: boolean } | undefined
+    const answerNow = (): void => {
+      over = { dropped: 0, cut: true }
       chunks.length = 0
       const timer = setTimeout(() => req.destroy(), LINGER_MS)
       timer.unref()
@@ -57,15 +64,18 @@ export const readBody = (req: IncomingMessage, limit: number): Promise<BodyRead>
       })
       resolve({ kind: 'tooLarge' })
     }
-    if (Number.isFinite(declared) && declared > limit) tooLarge()
+    if (declared !== undefined && Number.isFinite(declared) && declared > limit) {
+      if (declared > 2 * limit) answerNow()
+      else over = { dropped: 0, cut: false }
+    }
     req.on('data', (chunk: Buffer) => {
       if (over !== undefined) {
         over.dropped += chunk.length
-        if (over.dropped > limit) req.destroy()
+        if (over.cut && over.dropped > limit) req.destroy()
         return
       }
       size += chunk.length
-      if (size > limit) tooLarge()
+      if (size > limit) answerNow()
       else chunks.push(chunk)
     })
     req.on('end', () => {
