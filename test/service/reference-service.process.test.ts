@@ -279,8 +279,8 @@ describe('started with node, as in production', () => {
     const service = await start(process.execPath, ['dist/main.js'], env)
     const { hostname, port } = new URL(service.base)
     interface Sent {
+      readonly id: string
       readonly at: number
-      answeredAt?: number
       status?: number
       connection?: string | undefined
       error?: string
@@ -290,13 +290,13 @@ describe('started with node, as in production', () => {
     /** One request on `agent`, recorded with the time it was sent and how it ended. */
     const post = (agent: Agent): Promise<Sent> =>
       new Promise((resolve) => {
-        const body = JSON.stringify(cardRequest({ externalPaymentReferenceID: `drain-${String((n += 1))}` }))
-        const one: Sent = { at: Date.now() }
+        const id = `drain-${String((n += 1))}`
+        const body = JSON.stringify(cardRequest({ externalPaymentReferenceID: id }))
+        const one: Sent = { id, at: Date.now() }
         sent.push(one)
-        const req = request({ host: hostname, port, method: 'POST', path: '/payments', agent, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+        const req = request({ host: hostname, port, method: 'POST', path: '/payments', agent, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': id } }, (res) => {
           res.resume()
           res.on('end', () => {
-            one.answeredAt = Date.now()
             one.status = res.statusCode ?? 0
             one.connection = res.headers.connection
             resolve(one)
@@ -348,8 +348,10 @@ describe('started with node, as in production', () => {
     const before = sent.filter((s) => s.at < closedAt)
     const resets = before.filter((s) => s.error !== undefined)
     const answered = sent.filter((s) => s.status !== undefined)
-    // answered after the drain began (its log line's time, a millisecond's resolution, plus a margin)
-    const duringDrain = answered.filter((s) => (s.answeredAt ?? 0) > at('draining') + 50)
+    // answered during the drain: their request lines come after the 'draining' line (the log's order is the service's)
+    const drainingLine = service.lines.findIndex((l) => l['msg'] === 'draining')
+    const answeredInDrain = new Set(service.lines.slice(drainingLine).filter((l) => l['msg'] === 'request').map((l) => String(l['requestId'])))
+    const duringDrain = answered.filter((s) => answeredInDrain.has(s.id))
     console.info(
       `drain: ${String(sent.length)} requests, ${String(answered.length)} answered (${String(duringDrain.length)} during the drain, ` +
         `the last ${String(closedAt - Math.max(...sent.map((s) => s.at)))} ms before the listener closed), ${String(resets.length)} reset`
