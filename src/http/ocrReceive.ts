@@ -9,9 +9,9 @@ import * as E from '../internal/either.js'
 import type { PaymentError } from '../errors.js'
 import { issue, validationError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
-import type { Payment } from '../payment.js'
 import { own } from '../internal/own.js'
-import { receiveTransferByKid, type EventContext } from './bank.js'
+import { applyTransfer, applyTransfers, type BankTransfer } from '../service/bankTransfers.js'
+import type { EventContext } from './bank.js'
 import type { OcrTransaction, OcrTransmission } from './ocr.js'
 import { checkContext, isWorld, unreadable, type Deliveries, type World } from './world.js'
 
@@ -59,21 +59,7 @@ export const ocrTransmissionKey = (dataSender: string, transmissionNumber: strin
 /** The transaction types that are money received; 18 and 20 are reversals reported by terminals. */
 const PAYMENT_TYPES: ReadonlyArray<number> = [10, 11, 12, 13, 14, 15, 16, 17, 19, 21]
 
-const reversal: PaymentError = validationError([issue('transactionType', 'not_one_of', { allowed: PAYMENT_TYPES })])
-
-/** The keys of the open invoices by KID, as `openInvoicesWithKid` finds them. */
-const openByKid = (world: World): Map<string, string[]> => {
-  const open = new Map<string, string[]>()
-  for (const [k, p] of world.payments) {
-    if (own(p, 'kind') !== 'invoice' || own(p, 'status') !== 'Initiated') continue
-    const kid = own(p, 'kid')
-    if (typeof kid !== 'string') continue
-    const keys = open.get(kid)
-    if (keys === undefined) open.set(kid, [k])
-    else keys.push(k)
-  }
-  return open
-}
+const reversal: PaymentError = validationError([issue('transactionType', 'not_one_of', { allowed: PAYMENT_TYPES, rule: 'reversal' })])
 
 interface Row {
   readonly transactionNumber: number
@@ -89,6 +75,10 @@ const rowOf = (t: unknown): Row => ({
   kid: own(t, 'kid') as string,
   amount: own(t, 'amount') as number
 })
+
+/** A transaction as a transfer to apply: a reversal is refused as it is, never applied. */
+const transferOf = (r: Row): BankTransfer =>
+  PAYMENT_TYPES.includes(r.transactionType) ? { kid: r.kid, amount: r.amount } : { kid: r.kid, amount: r.amount, refusal: reversal }
 
 /** The transactions of a transmission in file order, read through own properties only. */
 const rowsOf = (transmission: unknown): Row[] => {
@@ -108,8 +98,8 @@ export type OcrTransactionReceived = readonly [world: World, row: OcrReportRow, 
 
 /**
  * Applies one transaction of an OCR giro file (docs/rules.md C14) as {@link receiveOcrGiro} applies
- * each: a reversal (transaction types 18 and 20) is `refused` and changes nothing; any other goes
- * through `receiveTransferByKid` — `matched`, `unmatched` (no open invoice holds the KID) or
+ * each: a reversal (transaction types 18 and 20) and a credit note (a negative amount) are
+ * `refused` and change nothing; any other goes through `receiveTransferByKid` — `matched`, `unmatched` (no open invoice holds the KID) or
  * `refused` (with its error). For a service that writes each transfer on its own rows; the
  * transmission's once-only rule is {@link receiveOcrGiro}'s (or the service's own table).
  *
@@ -128,24 +118,18 @@ export const receiveOcrTransaction = (
   ctx: EventContext
 ): OcrTransactionReceived => {
   const r = rowOf(transaction)
-  const head = { transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount }
-  if (!PAYMENT_TYPES.includes(r.transactionType)) return [world, { ...head, outcome: 'refused', error: reversal }, [], []]
-  const [next, result, sent, happened] = receiveTransferByKid(world, { kid: r.kid, amount: r.amount }, ctx)
-  const row: OcrReportRow = E.isRight(result)
-    ? { ...head, outcome: 'matched', paymentReferenceID: result.right.paymentReferenceID }
-    : result.left.code === 'UnmatchedTransfer'
-      ? { ...head, outcome: 'unmatched' }
-      : { ...head, outcome: 'refused', error: result.left }
-  return [next, row, sent, happened]
+  const [next, outcome, sent, happened] = applyTransfer(world, transferOf(r), ctx)
+  return [next, { transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, ...outcome }, sent, happened]
 }
 
 /**
  * Applies a transmission read by {@link parseOcrGiro} (docs/rules.md C14): every transaction, in
  * file order, through `receiveTransferByKid`, and a report of one row per transaction:
  * `matched` (with the `paymentReferenceID`), `unmatched` (no open invoice holds the KID: park the
- * money), `refused` (with the `error`: a KID or amount that is not valid — an amount of 0 or a
- * credit note's negative one —, a reversal (transaction types 18 and 20), or the invoice refused
- * it) or `duplicate`. A transmission is applied once, by its data sender and transmission number:
+ * money), `refused` (with the `error`: a KID or amount that is not valid, the invoice refused it, or
+ * — never applied as payments, for a person to handle — a credit note, its amount negative, and a
+ * reversal, transaction types 18 and 20; `params.rule` of the error's issue says which) or
+ * `duplicate`. A transmission is applied once, by its data sender and transmission number:
  * the world remembers it, and the same transmission again changes nothing and reports every row
  * `duplicate`. A second transfer in one file to an invoice the first one settled finds no open
  * invoice: `unmatched`. A context that is not valid refuses every row with `InvalidContext`, and
@@ -206,41 +190,10 @@ export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx:
     return [world, rows.map((r) => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, outcome: 'duplicate' })), [], []]
   }
   const context: EventContext = checked.right.catchAllUrl === undefined ? { at: checked.right.at } : { at: checked.right.at, catchAllUrl: checked.right.catchAllUrl }
-  // Each transfer runs on the slice of the world it can touch — the open invoices holding its KID,
-  // as a service loads it (docs/decisions.md "The world a service loads") — and the changed
-  // payments are written into one new map at the end: linear in the file and the world, where
-  // copying the whole world once per transfer would be quadratic. Same outcome, transfer by transfer.
-  const open = openByKid(world)
-  const changed = new Map<string, Payment>()
-  const report: OcrReportRow[] = []
-  const deliveries: Array<Deliveries[number]> = []
-  const events: PaymentEvent[] = []
-  for (const r of rows) {
-    const keys = typeof r.kid === 'string' ? open.get(r.kid) : undefined
-    const payments = new Map<string, Payment>()
-    if (keys !== undefined) for (const k of keys) payments.set(k, changed.get(k) ?? (world.payments.get(k) as Payment))
-    const slice: World = { ...world, payments }
-    const [next, row, sent, happened] = receiveOcrTransaction(slice, r, context)
-    if (next !== slice && keys !== undefined) {
-      for (const k of [...keys]) {
-        const after = next.payments.get(k)
-        if (after === undefined || after === payments.get(k)) continue
-        changed.set(k, after)
-        // an invoice no longer Initiated holds its KID no more
-        if (own(after, 'status') !== 'Initiated') keys.splice(keys.indexOf(k), 1)
-      }
-    }
-    report.push(row)
-    for (const d of sent) deliveries.push(d)
-    for (const e of happened) events.push(e)
-  }
-  let payments = world.payments
-  if (changed.size > 0) {
-    const all = new Map(world.payments)
-    for (const [k, p] of changed) all.set(k, p)
-    payments = all
-  }
+  // linear in the file and the world: each transfer on its slice (docs/decisions.md "OCR giro files")
+  const done = applyTransfers(world, rows.map(transferOf), context)
+  const report = rows.map((r, i): OcrReportRow => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, ...(done.outcomes[i] as OcrOutcome) }))
   const remembered = new Set<string>(applied instanceof Set ? (applied as Set<string>) : [])
   remembered.add(key)
-  return [{ ...world, payments, ocrTransmissions: remembered }, report, deliveries, events]
+  return [{ ...world, payments: done.payments, ocrTransmissions: remembered }, report, done.deliveries, done.events]
 }

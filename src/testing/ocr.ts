@@ -54,8 +54,9 @@ const earliestAndLatest = (a: OcrAssignment): readonly [string | undefined, stri
 
 /**
  * Writes a transmission as an OCR giro file, as Nets writes it: 80-character records, the end
- * records' counts, totals (every amount added, credit notes too) and dates computed from the
- * transactions. Its `line` fields are not read (the lines follow from the layout).
+ * records' counts, totals (the net sum: credit notes deducted) and dates computed from the
+ * transactions. Its `line` fields are not read (the lines follow from the layout). A total below 0
+ * cannot be written (the field has no sign): such a file is refused by `parseOcrGiro`.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -78,7 +79,7 @@ export const ocrGiroText = (transmission: OcrTransmission, options: OcrTextOptio
     let sum = 0
     for (const t of a.transactions) {
       for (const l of transactionLines(t)) lines.push(l)
-      sum += Math.abs(t.amount)
+      sum += t.amount
     }
     const [earliest, latest] = earliestAndLatest(a)
     const records = lines.length - first + 1
@@ -101,7 +102,7 @@ export const ocrGiroText = (transmission: OcrTransmission, options: OcrTextOptio
 export interface OcrGiroFileOptions {
   /** The KIDs of the transactions (default: valid MOD10 and MOD11 KIDs). */
   readonly kid?: fc.Arbitrary<string>
-  /** The amounts in øre (default 1–10,000,000; a negative one is written with the `-` sign). */
+  /** The amounts in øre (default 1–10,000,000; a negative one is a credit note, written with the `-` sign). */
   readonly amount?: fc.Arbitrary<number>
   /** The transaction types (default: every type, 10–21). */
   readonly transactionTypes?: ReadonlyArray<number>
@@ -141,8 +142,9 @@ type Draft = Omit<OcrTransaction, 'transactionNumber' | 'line'> & { readonly ste
 /**
  * Valid OCR giro files (docs/rules.md C14): one transmission of 1 to `maxAssignments`
  * assignments of 0 to `maxTransactions` transactions, every type (items 3 for types 20 and 21),
- * blank-padded KIDs, credit notes when `amount` gives negative amounts, `\n` or `\r\n` line
- * ends, with or without a final line end; each with the transmission `parseOcrGiro` must read.
+ * blank-padded KIDs, credit notes when `amount` gives negative amounts (as long as an assignment's
+ * net total stays at 0 or above; never on a reversal), `\n` or `\r\n` line ends, with or
+ * without a final line end; each with the transmission `parseOcrGiro` must read.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -184,8 +186,8 @@ export const ocrGiroFileArb = (options: OcrGiroFileOptions = {}): fc.Arbitrary<O
     })
     .map((d) => {
       const { bankDate, freeText, ...rest } = d
-      // a credit note of 0 øre cannot be written (the sign needs an amount)
-      const amount = Object.is(rest.amount, -0) ? 0 : rest.amount
+      // a credit note of 0 øre cannot be written (the sign needs an amount); a reversal carries no sign
+      const amount = Object.is(rest.amount, -0) || (rest.amount < 0 && (rest.transactionType === 18 || rest.transactionType === 20)) ? Math.abs(rest.amount) : rest.amount
       return {
         ...rest,
         amount,
@@ -217,10 +219,14 @@ export const ocrGiroFileArb = (options: OcrGiroFileOptions = {}): fc.Arbitrary<O
         assignmentNumber += a.step
         const start = line
         let number = 0
+        let net = 0
         line = start + 1
         const transactions = a.drafts.map(({ step, ...d }): OcrTransaction => {
           number += step
-          const t = { ...d, transactionNumber: number, line }
+          // a credit note that would take the assignment's net total below 0 is written as a payment
+          const amount = net + d.amount < 0 ? -d.amount : d.amount
+          net += amount
+          const t = { ...d, amount, transactionNumber: number, line }
           line += d.transactionType === 20 || d.transactionType === 21 ? 3 : 2
           return t
         })

@@ -2,10 +2,10 @@
  * The floors of src/ (docs/decisions.md, "The house"): a module imports only from its own floor
  * or the floors beneath it, and no import cycle exists, type-only imports included.
  *
- *   internal/  <  messages/  <  errors.ts  <  codecs/  <  the domain (src/*.ts) and state/
- *   <  http/  <  testing/  <  cli/
+ *   internal/  <  messages/  <  errors.ts  <  codecs/  <  the domain (src/*.ts), state/ and bankFiles/
+ *   <  http/ and service/  <  testing/  <  cli/
  *
- * The entries (`index.ts`, `codecs.ts`, `http.ts`, `testing.ts`) stand on the floor they export.
+ * The entries (`index.ts`, `codecs.ts`, `http.ts`, `camt054.ts`, `testing.ts`) stand on the floor they export.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -60,8 +60,11 @@ export const floorOf = (path: string): number => {
     'codecs.ts': 3,
     state: 4,
     'index.ts': 4,
+    bankFiles: 4,
     http: 5,
     'http.ts': 5,
+    service: 5,
+    'camt054.ts': 5,
     testing: 6,
     'testing.ts': 6,
     cli: 7
