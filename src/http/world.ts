@@ -82,6 +82,10 @@ export interface World {
   readonly idempotencyKeys?: IdempotencyKeys
   /** The OCR giro transmissions applied, by data sender and transmission number (`receiveOcrGiro`). */
   readonly ocrTransmissions?: ReadonlySet<string>
+  /** The camt.054 notifications applied, by message id → the day they were applied (`receiveCamt054`, docs/rules.md C17). */
+  readonly camt054Messages?: ReadonlyMap<string, string>
+  /** The transactions of the camt.054 notifications applied, by `camt054TransactionKey` → booking date (`receiveCamt054`). */
+  readonly camt054Transactions?: ReadonlyMap<string, string>
 }
 
 /** The webhooks to send after an operation, in order. */

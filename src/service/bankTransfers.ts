@@ -26,11 +26,12 @@ export type TransferOutcome =
   | { readonly outcome: 'refused'; readonly error: PaymentError }
 
 /**
- * One transfer of a bank file: its KID and amount in øre as the file gives them, and, when the
- * file's own rules already refuse it, why (it is then reported `refused` and not applied).
+ * One transfer of a bank file: its KID and amount in øre as the file gives them (no KID: a
+ * transfer that names no invoice), and, when the file's own rules already refuse it, why (it is
+ * then reported `refused` and not applied).
  */
 export interface BankTransfer {
-  readonly kid: string
+  readonly kid?: string
   readonly amount: number
   readonly refusal?: PaymentError
 }
@@ -58,8 +59,9 @@ export const negativeAmount: PaymentError = validationError([issue('amount', 'to
 /**
  * Applies one transfer of a bank file (docs/rules.md C14, C17): refused as it is when it carries
  * a refusal, refused when its amount is negative (money going back is never applied as a
- * payment), else through `receiveTransferByKid` — `matched`, `unmatched` (no open invoice holds the
- * KID) or `refused` with the error. Only own properties of the transfer are read.
+ * payment), `unmatched` when it has no KID, else through `receiveTransferByKid` — `matched`,
+ * `unmatched` (no open invoice holds the KID) or `refused` with the error. Only own properties of
+ * the transfer are read.
  *
  * @internal
  * @example
@@ -79,7 +81,10 @@ export const applyTransfer = (
   if (refusal !== undefined) return [world, { outcome: 'refused', error: refusal }, [], []]
   const amount = own(transfer, 'amount')
   if (typeof amount === 'number' && amount < 0) return [world, { outcome: 'refused', error: negativeAmount }, [], []]
-  const [next, result, sent, happened] = receiveTransferByKid(world, { kid: own(transfer, 'kid') as string, amount: amount as number }, ctx)
+  const kid = own(transfer, 'kid')
+  // money that names no invoice: nothing to match, park it
+  if (kid === undefined) return [world, { outcome: 'unmatched' }, [], []]
+  const [next, result, sent, happened] = receiveTransferByKid(world, { kid: kid as string, amount: amount as number }, ctx)
   const outcome: TransferOutcome = E.isRight(result)
     ? { outcome: 'matched', paymentReferenceID: result.right.paymentReferenceID }
     : result.left.code === 'UnmatchedTransfer'
