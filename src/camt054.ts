@@ -9,8 +9,9 @@
  */
 
 // reading a notification
-export { CAMT054_MAX_DEPTH, CAMT054_MAX_LENGTH, CAMT054_VERSIONS, parseCamt054 } from './bankFiles/camt054.js'
-export type { Camt054Notification, Camt054Refusal, Camt054Rule, Camt054Transaction, Camt054Version } from './bankFiles/camt054.js'
+export { CAMT054_MAX_DEPTH, CAMT054_MAX_LENGTH, parseCamt054 } from './bankFiles/camt054.js'
+export { CAMT054_VERSIONS } from './bankFiles/camt054Model.js'
+export type { Camt054Notification, Camt054Refusal, Camt054Rule, Camt054Transaction, Camt054Version } from './bankFiles/camt054Model.js'
 
 // applying it
 export { CAMT054_MEMORY_DAYS, camt054TransactionKey, receiveCamt054 } from './service/camt054Receive.js'

@@ -10,110 +10,11 @@ import { SaxesParser, type SaxesTagNS } from 'saxes'
 import * as E from '../internal/either.js'
 import type { Issue, PaymentError } from '../errors.js'
 import { issue, MAX_ISSUES, validationError } from '../errors.js'
+import { CAMT054_VERSIONS, type Camt054Notification, type Camt054Refusal, type Camt054Rule, type Camt054Transaction, type Camt054Version } from './camt054Model.js'
 
 // -------------------------------------------------------------------------------------
-// model
+// limits
 // -------------------------------------------------------------------------------------
-
-/** The versions of camt.054 `parseCamt054` reads (docs/decisions.md "camt.054 notifications"). */
-export type Camt054Version = 'camt.054.001.02' | 'camt.054.001.04' | 'camt.054.001.08'
-
-/**
- * Why a transaction of a notification cannot be applied as it is, found while reading it
- * (docs/rules.md C17); `receiveCamt054` reports it `refused` with this rule:
- * `currency` (not NOK), `decimals` (more than two decimals: not rounded), `amount-range` (more
- * than 2^53 − 1 øre), `creditor-references` (several different structured creditor references:
- * which invoice is paid is not known), `batch-without-details` (a batch entry that lists none of
- * its transactions).
- */
-export type Camt054Refusal = 'currency' | 'decimals' | 'amount-range' | 'creditor-references' | 'batch-without-details'
-
-/**
- * One transaction of a camt.054 notification: a transaction detail (`TxDtls`) of a booked credit
- * entry, or of a booked reversal, or the entry itself when it lists no details. Strings are as
- * in the document (trimmed); the KID is the structured creditor reference of type `SCOR`.
- */
-export interface Camt054Transaction {
-  /** Its position among the notification's transactions, counted from 1 (the report's `transactionNumber`). */
-  readonly transactionNumber: number
-  /** The account the notification reports (`Acct/Id/IBAN`, else `Acct/Id/Othr/Id`). */
-  readonly account: string
-  /** The entry's reference: `Ntry/AcctSvcrRef`, else `Ntry/NtryRef`; `''` when it has neither. */
-  readonly entryReference: string
-  /** The transaction's reference: `TxDtls/Refs/AcctSvcrRef`, when given. */
-  readonly transactionReference?: string
-  /** Its position among its entry's transaction details, counted from 1; `0` for an entry that lists none. */
-  readonly detailNumber: number
-  /** The KID: the one structured creditor reference of type `SCOR` (`RmtInf/Strd/CdtrRefInf/Ref`); absent when there is none, or several different ones. */
-  readonly kid?: string
-  /** Every structured creditor reference of type `SCOR`, in document order. */
-  readonly creditorReferences: ReadonlyArray<string>
-  /** In øre, converted exactly: negative for money out (a debit); `0` when it has no exact value in øre (see `refusal`). */
-  readonly amount: number
-  /** The currency of the amount (its `Ccy`). */
-  readonly currency: string
-  /** The amount as written (`Amt`, or `AmtDtls/TxAmt/Amt`, or the entry's `Amt`), without sign. */
-  readonly decimalAmount: string
-  /** The entry's booking date (`BookgDt/Dt`, or the date of `BookgDt/DtTm`), `YYYY-MM-DD`. */
-  readonly bookingDate: string
-  /** The entry is a reversal (`RvslInd` true). */
-  readonly reversal: boolean
-  /** Why it cannot be applied as it is, when it cannot. */
-  readonly refusal?: Camt054Refusal
-  /** The element it was read from, e.g. `/Document/BkToCstmrDbtCdtNtfctn/Ntfctn[1]/Ntry[2]/NtryDtls[1]/TxDtls[3]`. */
-  readonly path: string
-}
-
-/** A camt.054 document as `parseCamt054` reads it. */
-export interface Camt054Notification {
-  /** `GrpHdr/MsgId`: a notification is applied once by it. */
-  readonly messageId: string
-  /** `GrpHdr/CreDtTm`, as written. */
-  readonly createdAt: string
-  readonly version: Camt054Version
-  /** The transactions of its booked credit entries and booked reversals, in document order. */
-  readonly transactions: ReadonlyArray<Camt054Transaction>
-}
-
-/**
- * The rules a camt.054 document is checked by, each named in `params.rule` of the issue that
- * reports it (docs/rules.md C17).
- */
-export type Camt054Rule =
-  | 'size'
-  | 'well-formed'
-  | 'doctype'
-  | 'depth'
-  | 'message'
-  | 'version'
-  | 'required'
-  | 'repeated'
-  | 'length'
-  | 'amount'
-  | 'currency'
-  | 'code'
-  | 'date'
-  | 'count'
-  | 'transaction-amount'
-  | 'entry-sum'
-  | 'batch-count'
-  | 'batch-sum'
-  | 'summary-count'
-  | 'summary-sum'
-
-/**
- * The versions of camt.054 read, in order; a document of another version is refused naming it.
- *
- * @example
- * import * as assert from 'node:assert'
- * import * as E from 'fp-ts/lib/Either.js'
- * import { CAMT054_VERSIONS, parseCamt054 } from 'paysplit/camt054'
- * assert.deepStrictEqual(CAMT054_VERSIONS, ['camt.054.001.02', 'camt.054.001.04', 'camt.054.001.08'])
- * const read = parseCamt054('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.13"/>')
- * assert.ok(E.isLeft(read))
- * assert.deepStrictEqual(read.left.issues?.[0]?.params, { format: 'camt.054 document', rule: 'version', found: 'camt.054.001.13', allowed: CAMT054_VERSIONS })
- */
-export const CAMT054_VERSIONS: ReadonlyArray<Camt054Version> = ['camt.054.001.02', 'camt.054.001.04', 'camt.054.001.08']
 
 /**
  * The longest document read, in UTF-16 code units (128 Mi, a notification of some 200,000
@@ -146,17 +47,20 @@ export const CAMT054_MAX_DEPTH = 64
 // the elements read
 // -------------------------------------------------------------------------------------
 
-/** An element paysplit reads: its text is kept (`text`), it may repeat (`many`), its `Ccy` is kept (`ccy`). */
+/**
+ * An element paysplit reads: its text is kept (`text`), it may repeat (`many`), its `Ccy` is kept
+ * (`ccy`); its children, each with its slot (its position among them).
+ */
 interface Shape {
   readonly text?: true
   readonly many?: true
   readonly ccy?: true
-  readonly children?: ReadonlyMap<string, Shape>
+  readonly children?: ReadonlyMap<string, readonly [slot: number, shape: Shape]>
 }
 
 const shape = (s: { text?: true; many?: true; ccy?: true }, children?: Record<string, Shape>): Shape => ({
   ...s,
-  ...(children !== undefined ? { children: new Map(Object.entries(children)) } : {})
+  ...(children !== undefined ? { children: new Map(Object.entries(children).map(([name, c], i) => [name, [i, c] as const])) } : {})
 })
 const LEAF = shape({ text: true })
 const AMOUNT = shape({ text: true, ccy: true })
@@ -199,7 +103,11 @@ const DOCUMENT: Shape = shape({}, {
   })
 })
 
-/** An element read: its name, its position among its siblings of that name, its text and currency. */
+/**
+ * An element read: its name, its position among its siblings of that name, its text and currency,
+ * its children in document order and how many of each slot it has (small arrays, no maps: a
+ * notification of 10,000 transactions holds some 120,000 of these).
+ */
 interface Node {
   readonly name: string
   readonly index: number
@@ -207,18 +115,20 @@ interface Node {
   readonly parent: Node | undefined
   text: string
   ccy: string | undefined
-  children: Map<string, Node[]> | undefined
+  kids: Node[] | undefined
+  counts: number[] | undefined
+  /** Its element path, once asked for. */
+  path?: string
 }
 
 /** The element path of a node, XPath-like: `/Document/BkToCstmrDbtCdtNtfctn/Ntfctn[1]/Ntry[2]/Amt`. */
 const pathOf = (n: Node): string => {
-  const parts: string[] = []
-  for (let x: Node | undefined = n; x !== undefined; x = x.parent) parts.push(x.many ? `${x.name}[${x.index}]` : x.name)
-  return `/${parts.reverse().join('/')}`
+  if (n.path === undefined) n.path = `${n.parent === undefined ? '' : pathOf(n.parent)}/${n.many ? `${n.name}[${String(n.index)}]` : n.name}`
+  return n.path
 }
 
-const childrenOf = (n: Node, name: string): ReadonlyArray<Node> => n.children?.get(name) ?? []
-const childOf = (n: Node | undefined, name: string): Node | undefined => (n === undefined ? undefined : n.children?.get(name)?.[0])
+const childrenOf = (n: Node, name: string): ReadonlyArray<Node> => n.kids?.filter((k) => k.name === name) ?? []
+const childOf = (n: Node | undefined, name: string): Node | undefined => n?.kids?.find((k) => k.name === name)
 
 // -------------------------------------------------------------------------------------
 // issues
@@ -236,129 +146,6 @@ const report = (c: Collector, path: string, rule: Camt054Rule, extra?: Readonly<
     return
   }
   c.issues.push(issue(path, 'format', { format: FORMAT, rule, ...extra }))
-}
-
-// -------------------------------------------------------------------------------------
-// reading the XML
-// -------------------------------------------------------------------------------------
-
-const NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:([a-z]{4}\.\d{3}\.\d{3}\.\d{2})$/
-
-/** The root element: a camt.054 `Document` of a version read, or the issue that says what it is. */
-const rootOf = (tag: SaxesTagNS): Camt054Version | Issue => {
-  const m = NAMESPACE.exec(tag.uri)
-  const message = m?.[1]
-  if (tag.local !== 'Document' || message === undefined) return issue('/', 'format', { format: FORMAT, rule: 'message' })
-  if ((CAMT054_VERSIONS as ReadonlyArray<string>).includes(message)) return message as Camt054Version
-  // the message identifier matched a closed pattern of 15 characters: naming it quotes nothing else
-  return issue('/', 'format', { format: FORMAT, rule: message.startsWith('camt.054.') ? 'version' : 'message', found: message, allowed: CAMT054_VERSIONS })
-}
-
-interface Tree {
-  readonly root: Node
-  readonly version: Camt054Version
-}
-
-/**
- * Reads the XML into a tree of the elements paysplit reads, with saxes: a document that is not
- * well-formed, has a DTD, nests too deep or is not a camt.054 of a version read is refused with
- * one issue. Elements of other namespaces and every element not read are skipped.
- */
-const treeOf = (xml: string, c: Collector): Tree | undefined => {
-  const parser = new SaxesParser({ xmlns: true })
-  let failed: Issue | undefined
-  let version: Camt054Version | undefined
-  let namespace = ''
-  let root: Node | undefined
-  let depth = 0
-  // the depth inside an element not read (0: inside one read)
-  let skip = 0
-  const nodes: Node[] = []
-  const shapes: Shape[] = []
-  const fail = (i: Issue): void => {
-    if (failed === undefined) failed = i
-  }
-  const at = (rule: Camt054Rule): Issue => issue(`line.${parser.line}`, 'format', { format: FORMAT, rule, column: parser.column })
-  parser.on('error', () => {
-    fail(at('well-formed'))
-  })
-  parser.on('doctype', () => {
-    fail(at('doctype'))
-  })
-  parser.on('opentag', (tag) => {
-    if (failed !== undefined) return
-    if (++depth > CAMT054_MAX_DEPTH) {
-      fail(at('depth'))
-      return
-    }
-    if (skip > 0) {
-      skip++
-      return
-    }
-    if (root === undefined) {
-      const read = rootOf(tag)
-      if (typeof read !== 'string') {
-        fail(read)
-        return
-      }
-      version = read
-      namespace = tag.uri
-      root = { name: 'Document', index: 1, many: false, parent: undefined, text: '', ccy: undefined, children: undefined }
-      nodes.push(root)
-      shapes.push(DOCUMENT)
-      return
-    }
-    const parent = nodes[nodes.length - 1]
-    const s = tag.uri === namespace ? shapes[shapes.length - 1]?.children?.get(tag.local) : undefined
-    if (parent === undefined || s === undefined) {
-      skip = 1
-      return
-    }
-    if (parent.children === undefined) parent.children = new Map()
-    let siblings = parent.children.get(tag.local)
-    if (siblings === undefined) {
-      siblings = []
-      parent.children.set(tag.local, siblings)
-    }
-    const node: Node = { name: tag.local, index: siblings.length + 1, many: s.many === true, parent, text: '', ccy: undefined, children: undefined }
-    siblings.push(node)
-    if (s.many !== true && node.index > 1) report(c, pathOf(node), 'repeated')
-    if (s.ccy === true) {
-      const ccy = tag.attributes['Ccy']
-      if (ccy !== undefined && ccy.uri === '') node.ccy = ccy.value
-    }
-    nodes.push(node)
-    shapes.push(s)
-  })
-  parser.on('closetag', () => {
-    if (failed !== undefined) return
-    depth--
-    if (skip > 0) {
-      skip--
-      return
-    }
-    nodes.pop()
-    shapes.pop()
-  })
-  const text = (t: string): void => {
-    if (failed !== undefined || skip > 0) return
-    const n = nodes[nodes.length - 1]
-    if (n !== undefined && shapes[shapes.length - 1]?.text === true) n.text += t
-  }
-  parser.on('text', text)
-  parser.on('cdata', text)
-  try {
-    parser.write(xml).close()
-  } catch {
-    // saxes reports through the error handler; anything thrown past it is a document not read
-    fail(at('well-formed'))
-  }
-  if (failed !== undefined) {
-    c.issues.length = 0
-    c.issues.push(failed)
-    return undefined
-  }
-  return root === undefined || version === undefined ? undefined : { root, version }
 }
 
 // -------------------------------------------------------------------------------------
@@ -469,21 +256,14 @@ const countOf = (c: Collector, n: Node): bigint | undefined => {
 const signed = (v: bigint, d: Direction): bigint => (d === 'CRDT' ? v : -v)
 
 // -------------------------------------------------------------------------------------
-// the document
+// the document, element by element
 // -------------------------------------------------------------------------------------
 
 const NOK = 'NOK'
 const MAX_ORE = BigInt(Number.MAX_SAFE_INTEGER)
 
-/** A transaction detail as read, before it becomes a transaction. */
-interface Detail {
-  readonly node: Node
-  readonly money: Money
-  readonly direction: Direction
-}
-
 /** Exact øre of a NOK amount, or why there is none. */
-const oreOf = (money: Money, direction: Direction): { readonly amount: number; readonly refusal?: Camt054Refusal } => {
+const oreOf = (money: Pick<Money, 'amount' | 'currency'>, direction: Direction): { readonly amount: number; readonly refusal?: Camt054Refusal } => {
   if (money.currency !== NOK) return { amount: 0, refusal: 'currency' }
   const { whole, fraction } = money.amount
   // more than two decimals: refused, not rounded (trailing zeros change no value)
@@ -492,6 +272,23 @@ const oreOf = (money: Money, direction: Direction): { readonly amount: number; r
   if (ore > MAX_ORE) return { amount: 0, refusal: 'amount-range' }
   const n = Number(ore)
   return { amount: direction === 'CRDT' ? n : n === 0 ? 0 : -n }
+}
+
+/**
+ * A transaction detail (`TxDtls`) as read when it closes: what its entry needs of it, its own
+ * elements dropped (a batch of 10,000 details keeps 10,000 of these, not their elements).
+ */
+interface DetailRead {
+  readonly path: string
+  /** Which of the entry's `NtryDtls` holds it. */
+  readonly holder: Node
+  /** Its own amount (`Amt`, else `AmtDtls/TxAmt/Amt`): `undefined` when it has none, `null` when it is not valid. */
+  readonly money: Pick<Money, 'amount' | 'currency'> | undefined | null
+  readonly amountPath: string
+  /** Its own direction: `undefined` when it has none (its entry's), `null` when it is not valid. */
+  readonly direction: Direction | undefined | null
+  readonly transactionReference?: string
+  readonly creditorReferences: ReadonlyArray<string>
 }
 
 /** The structured creditor references of type SCOR of a transaction detail, in order. */
@@ -508,7 +305,56 @@ const creditorReferencesOf = (c: Collector, tx: Node): string[] => {
   return refs
 }
 
-/** Summary totals of one notification's entries. */
+/** A transaction detail read when it closes. */
+const readDetail = (c: Collector, tx: Node): DetailRead => {
+  const own = childOf(tx, 'Amt') ?? childOf(childOf(childOf(tx, 'AmtDtls'), 'TxAmt'), 'Amt')
+  const money = own === undefined ? undefined : (moneyOf(c, own) ?? null)
+  const ind = childOf(tx, 'CdtDbtInd')
+  const direction = ind === undefined ? undefined : (directionOf(c, ind) ?? null)
+  const transactionReference = optional35(c, childOf(tx, 'Refs'), 'AcctSvcrRef')
+  const path = pathOf(tx)
+  return {
+    path,
+    holder: tx.parent as Node,
+    money: money === undefined || money === null ? money : { amount: money.amount, currency: money.currency },
+    amountPath: own === undefined ? `${path}/Amt` : pathOf(own),
+    direction,
+    ...(transactionReference !== undefined ? { transactionReference } : {}),
+    creditorReferences: creditorReferencesOf(c, tx)
+  }
+}
+
+/**
+ * A transaction as it is built: its number and account given when its notification closes, its
+ * optional fields set only when present (one object per transaction, no spread copies).
+ */
+type Pending = { -readonly [K in keyof Camt054Transaction]: Camt054Transaction[K] }
+
+const pendingOf = (
+  entryReference: string,
+  bookingDate: string,
+  reversal: boolean,
+  detailNumber: number,
+  creditorReferences: ReadonlyArray<string>,
+  amount: number,
+  currency: string,
+  decimalAmount: string,
+  path: string
+): Pending => ({
+  transactionNumber: 0,
+  account: '',
+  entryReference,
+  detailNumber,
+  creditorReferences,
+  amount,
+  currency,
+  decimalAmount,
+  bookingDate,
+  reversal,
+  path
+})
+
+/** What a notification counts of its entries, for its summary. */
 interface Totals {
   all: bigint
   allCount: number
@@ -517,185 +363,6 @@ interface Totals {
   debit: bigint
   debitCount: number
   complete: boolean
-}
-
-const checkTotals = (c: Collector, summary: Node | undefined, name: string, count: number, sum: bigint): void => {
-  const totals = childOf(summary, name)
-  if (totals === undefined) return
-  const n = childOf(totals, 'NbOfNtries')
-  if (n !== undefined) {
-    const v = countOf(c, n)
-    if (v !== undefined && v !== BigInt(count)) report(c, pathOf(n), 'summary-count')
-  }
-  const s = childOf(totals, 'Sum')
-  if (s !== undefined) {
-    const v = decimalOf(textOf(s))
-    if (v === undefined) report(c, pathOf(s), 'amount')
-    else if (v.scaled !== sum) report(c, pathOf(s), 'summary-sum')
-  }
-}
-
-/** Reads the document's tree into a notification, checking every element read. */
-const notificationOf = (c: Collector, tree: Tree): Camt054Notification | undefined => {
-  const { root, version } = tree
-  const bk = required(c, root, 'BkToCstmrDbtCdtNtfctn')
-  if (bk === undefined) return undefined
-  const header = required(c, bk, 'GrpHdr')
-  const msgId = header === undefined ? undefined : required(c, header, 'MsgId')
-  const messageId = msgId === undefined ? undefined : max35(c, msgId)
-  const created = header === undefined ? undefined : required(c, header, 'CreDtTm')
-  const createdAt = created === undefined ? undefined : textOf(created)
-  if (created !== undefined && calendarDate(DATE_TIME, createdAt ?? '') === undefined) report(c, pathOf(created), 'date')
-  const notifications = childrenOf(bk, 'Ntfctn')
-  if (notifications.length === 0) report(c, `${pathOf(bk)}/Ntfctn[1]`, 'required')
-  const transactions: Camt054Transaction[] = []
-  for (const ntfctn of notifications) {
-    const id = childOf(childOf(ntfctn, 'Acct'), 'Id')
-    const accountNode = childOf(id, 'IBAN') ?? childOf(childOf(id, 'Othr'), 'Id')
-    if (accountNode === undefined) report(c, `${pathOf(ntfctn)}/Acct/Id`, 'required')
-    const account = accountNode === undefined ? undefined : max35(c, accountNode)
-    const totals: Totals = { all: 0n, allCount: 0, credit: 0n, creditCount: 0, debit: 0n, debitCount: 0, complete: true }
-    for (const entry of childrenOf(ntfctn, 'Ntry')) {
-      const amt = required(c, entry, 'Amt')
-      const money = amt === undefined ? undefined : moneyOf(c, amt)
-      const ind = required(c, entry, 'CdtDbtInd')
-      const direction = ind === undefined ? undefined : directionOf(c, ind)
-      const rvsl = childOf(entry, 'RvslInd')
-      const rvslText = textOf(rvsl)
-      if (rvsl !== undefined && !['true', 'false', '1', '0'].includes(rvslText)) report(c, pathOf(rvsl), 'code', { allowed: ['true', 'false'] })
-      const reversal = rvslText === 'true' || rvslText === '1'
-      const booked = statusOf(c, entry, version) === 'BOOK'
-      if (money === undefined || direction === undefined) {
-        totals.complete = false
-        continue
-      }
-      totals.all += money.amount.scaled
-      totals.allCount++
-      if (direction === 'CRDT') {
-        totals.credit += money.amount.scaled
-        totals.creditCount++
-      } else {
-        totals.debit += money.amount.scaled
-        totals.debitCount++
-      }
-      // debit entries and entries not booked are never applied: read no further (docs/decisions.md)
-      if (!booked || (direction === 'DBIT' && !reversal)) continue
-      const bookingDate = bookingDateOf(c, entry)
-      const entryReference = optional35(c, entry, 'AcctSvcrRef') ?? optional35(c, entry, 'NtryRef') ?? ''
-      const entryDetails = childrenOf(entry, 'NtryDtls')
-      const all = entryDetails.flatMap((d) => childrenOf(d, 'TxDtls'))
-      const details: Detail[] = []
-      let complete = true
-      for (const tx of all) {
-        const own = childOf(tx, 'Amt') ?? childOf(childOf(childOf(tx, 'AmtDtls'), 'TxAmt'), 'Amt')
-        const m = own !== undefined ? moneyOf(c, own) : all.length === 1 ? money : undefined
-        if (own === undefined && all.length > 1) report(c, `${pathOf(tx)}/Amt`, 'transaction-amount')
-        const txInd = childOf(tx, 'CdtDbtInd')
-        const d = txInd === undefined ? direction : directionOf(c, txInd)
-        if (m === undefined || d === undefined) {
-          complete = false
-          continue
-        }
-        if (m.currency !== money.currency) {
-          report(c, `${pathOf(m.node)}/@Ccy`, 'currency')
-          complete = false
-          continue
-        }
-        details.push({ node: tx, money: m, direction: d })
-      }
-      // a batch: its count and total are those of the transactions it lists
-      for (const nd of entryDetails) {
-        const btch = childOf(nd, 'Btch')
-        if (btch === undefined) continue
-        const listed = childrenOf(nd, 'TxDtls')
-        const nb = childOf(btch, 'NbOfTxs')
-        const n = nb === undefined ? undefined : countOf(c, nb)
-        // a batch that lists its transactions: its count is theirs (one that lists none is one transaction, below)
-        if (nb !== undefined && n !== undefined && listed.length > 0 && n !== BigInt(listed.length)) report(c, pathOf(nb), 'batch-count')
-        const total = childOf(btch, 'TtlAmt')
-        const t = total === undefined ? undefined : moneyOf(c, total)
-        if (total === undefined || t === undefined || !complete || (listed.length === 0 && all.length > 0)) continue
-        if (t.currency !== money.currency) {
-          report(c, `${pathOf(total)}/@Ccy`, 'currency')
-          continue
-        }
-        const bInd = childOf(btch, 'CdtDbtInd')
-        const bd = bInd === undefined ? direction : directionOf(c, bInd)
-        if (bd === undefined) continue
-        const sum = all.length === 0 ? signed(money.amount.scaled, direction) : details.filter((x) => x.node.parent === nd).reduce((s, x) => s + signed(x.money.amount.scaled, x.direction), 0n)
-        if (sum !== signed(t.amount.scaled, bd)) report(c, pathOf(total), 'batch-sum')
-      }
-      if (complete && all.length > 0) {
-        const sum = details.reduce((s, x) => s + signed(x.money.amount.scaled, x.direction), 0n)
-        if (sum !== signed(money.amount.scaled, direction)) report(c, pathOf(amt as Node), 'entry-sum')
-      }
-      if (!complete || account === undefined || bookingDate === undefined) continue
-      const head = { account, entryReference, bookingDate, reversal }
-      if (all.length === 0) {
-        // an entry that lists no transaction: one transaction of its amount, no KID
-        const declared = entryDetails.map((nd) => childOf(childOf(nd, 'Btch'), 'NbOfTxs')).find((n) => n !== undefined)
-        const batch = declared !== undefined && textOf(declared) !== '1' && COUNT.test(textOf(declared))
-        const ore = oreOf(money, direction)
-        const refusal = ore.refusal ?? (batch ? 'batch-without-details' : undefined)
-        transactions.push({
-          transactionNumber: transactions.length + 1,
-          ...head,
-          detailNumber: 0,
-          creditorReferences: [],
-          amount: ore.amount,
-          currency: money.currency,
-          decimalAmount: money.amount.text,
-          ...(refusal !== undefined ? { refusal } : {}),
-          path: pathOf(entry)
-        })
-        continue
-      }
-      details.forEach((x, i) => {
-        const transactionReference = optional35(c, childOf(x.node, 'Refs'), 'AcctSvcrRef')
-        const creditorReferences = creditorReferencesOf(c, x.node)
-        const kids = [...new Set(creditorReferences)]
-        const ore = oreOf(x.money, x.direction)
-        const refusal = ore.refusal ?? (kids.length > 1 ? 'creditor-references' : undefined)
-        transactions.push({
-          transactionNumber: transactions.length + 1,
-          ...head,
-          ...(transactionReference !== undefined ? { transactionReference } : {}),
-          detailNumber: i + 1,
-          ...(kids.length === 1 ? { kid: kids[0] } : {}),
-          creditorReferences,
-          amount: ore.amount,
-          currency: x.money.currency,
-          decimalAmount: x.money.amount.text,
-          ...(refusal !== undefined ? { refusal } : {}),
-          path: pathOf(x.node)
-        })
-      })
-    }
-    const summary = childOf(ntfctn, 'TxsSummry')
-    if (summary !== undefined && totals.complete) {
-      checkTotals(c, summary, 'TtlNtries', totals.allCount, totals.all)
-      checkTotals(c, summary, 'TtlCdtNtries', totals.creditCount, totals.credit)
-      checkTotals(c, summary, 'TtlDbtNtries', totals.debitCount, totals.debit)
-    }
-  }
-  if (messageId === undefined || createdAt === undefined) return undefined
-  return { messageId, createdAt, version, transactions }
-}
-
-/** A booked entry's booking date, `YYYY-MM-DD`: `BookgDt/Dt`, or the date of `BookgDt/DtTm`. */
-const bookingDateOf = (c: Collector, entry: Node): string | undefined => {
-  const booking = required(c, entry, 'BookgDt')
-  if (booking === undefined) return undefined
-  const dt = childOf(booking, 'Dt')
-  const dtTm = childOf(booking, 'DtTm')
-  const n = dt ?? dtTm
-  if (n === undefined) {
-    report(c, `${pathOf(booking)}/Dt`, 'required')
-    return undefined
-  }
-  const date = calendarDate(n === dt ? DATE : DATE_TIME, textOf(n))
-  if (date === undefined) report(c, pathOf(n), 'date')
-  return date
 }
 
 const STATUS_02 = ['BOOK', 'PDNG', 'INFO']
@@ -719,6 +386,313 @@ const statusOf = (c: Collector, entry: Node, version: Camt054Version): string | 
   }
   if (prtry !== undefined) max35(c, prtry)
   return undefined
+}
+
+/** A booked entry's booking date, `YYYY-MM-DD`: `BookgDt/Dt`, or the date of `BookgDt/DtTm`. */
+const bookingDateOf = (c: Collector, entry: Node): string | undefined => {
+  const booking = required(c, entry, 'BookgDt')
+  if (booking === undefined) return undefined
+  const dt = childOf(booking, 'Dt')
+  const dtTm = childOf(booking, 'DtTm')
+  const n = dt ?? dtTm
+  if (n === undefined) {
+    report(c, `${pathOf(booking)}/Dt`, 'required')
+    return undefined
+  }
+  const date = calendarDate(n === dt ? DATE : DATE_TIME, textOf(n))
+  if (date === undefined) report(c, pathOf(n), 'date')
+  return date
+}
+
+/**
+ * An entry read when it closes: checked, counted in its notification's totals, and — a booked
+ * credit or a booked reversal — split into its transactions, their sums checked against it and
+ * its batches. Debit entries and entries not booked are never applied: read no further.
+ */
+const readEntry = (c: Collector, entry: Node, version: Camt054Version, details: ReadonlyArray<DetailRead>, totals: Totals, out: Pending[]): void => {
+  const amt = required(c, entry, 'Amt')
+  const money = amt === undefined ? undefined : moneyOf(c, amt)
+  const ind = required(c, entry, 'CdtDbtInd')
+  const direction = ind === undefined ? undefined : directionOf(c, ind)
+  const rvsl = childOf(entry, 'RvslInd')
+  const rvslText = textOf(rvsl)
+  if (rvsl !== undefined && !['true', 'false', '1', '0'].includes(rvslText)) report(c, pathOf(rvsl), 'code', { allowed: ['true', 'false'] })
+  const reversal = rvslText === 'true' || rvslText === '1'
+  const booked = statusOf(c, entry, version) === 'BOOK'
+  if (money === undefined || direction === undefined) {
+    totals.complete = false
+    return
+  }
+  totals.all += money.amount.scaled
+  totals.allCount++
+  if (direction === 'CRDT') {
+    totals.credit += money.amount.scaled
+    totals.creditCount++
+  } else {
+    totals.debit += money.amount.scaled
+    totals.debitCount++
+  }
+  if (!booked || (direction === 'DBIT' && !reversal)) return
+  const bookingDate = bookingDateOf(c, entry)
+  const entryReference = optional35(c, entry, 'AcctSvcrRef') ?? optional35(c, entry, 'NtryRef') ?? ''
+  // each detail's amount and direction: its own, or (a lone detail) its entry's
+  let complete = true
+  const amounts: Array<{ readonly detail: DetailRead; readonly money: Pick<Money, 'amount' | 'currency'>; readonly direction: Direction }> = []
+  for (const d of details) {
+    const m = d.money === undefined ? (details.length === 1 ? money : undefined) : d.money
+    if (d.money === undefined && details.length > 1) report(c, d.amountPath, 'transaction-amount')
+    const dir = d.direction === undefined ? direction : d.direction
+    if (m === undefined || m === null || dir === null) {
+      complete = false
+      continue
+    }
+    if (m.currency !== money.currency) {
+      report(c, `${d.amountPath}/@Ccy`, 'currency')
+      complete = false
+      continue
+    }
+    amounts.push({ detail: d, money: m, direction: dir })
+  }
+  // a batch that lists its transactions: its count and total are theirs; one that lists none: the entry's
+  const holders = childrenOf(entry, 'NtryDtls')
+  for (const nd of holders) {
+    const btch = childOf(nd, 'Btch')
+    if (btch === undefined) continue
+    const listed = amounts.filter((x) => x.detail.holder === nd)
+    const count = details.filter((d) => d.holder === nd).length
+    const nb = childOf(btch, 'NbOfTxs')
+    const n = nb === undefined ? undefined : countOf(c, nb)
+    if (nb !== undefined && n !== undefined && count > 0 && n !== BigInt(count)) report(c, pathOf(nb), 'batch-count')
+    const total = childOf(btch, 'TtlAmt')
+    const t = total === undefined ? undefined : moneyOf(c, total)
+    if (total === undefined || t === undefined || !complete || (count === 0 && details.length > 0)) continue
+    if (t.currency !== money.currency) {
+      report(c, `${pathOf(total)}/@Ccy`, 'currency')
+      continue
+    }
+    const bInd = childOf(btch, 'CdtDbtInd')
+    const bd = bInd === undefined ? direction : directionOf(c, bInd)
+    if (bd === undefined) continue
+    const sum = details.length === 0 ? signed(money.amount.scaled, direction) : listed.reduce((s, x) => s + signed(x.money.amount.scaled, x.direction), 0n)
+    if (sum !== signed(t.amount.scaled, bd)) report(c, pathOf(total), 'batch-sum')
+  }
+  if (complete && details.length > 0) {
+    const sum = amounts.reduce((s, x) => s + signed(x.money.amount.scaled, x.direction), 0n)
+    if (sum !== signed(money.amount.scaled, direction)) report(c, pathOf(amt as Node), 'entry-sum')
+  }
+  if (!complete || bookingDate === undefined) return
+  if (details.length === 0) {
+    // an entry that lists no transaction: one transaction of its amount, no KID
+    const declared = holders.map((nd) => childOf(childOf(nd, 'Btch'), 'NbOfTxs')).find((n) => n !== undefined)
+    const batch = declared !== undefined && textOf(declared) !== '1' && COUNT.test(textOf(declared))
+    const ore = oreOf(money, direction)
+    const t = pendingOf(entryReference, bookingDate, reversal, 0, [], ore.amount, money.currency, money.amount.text, pathOf(entry))
+    const refusal = ore.refusal ?? (batch ? 'batch-without-details' : undefined)
+    if (refusal !== undefined) t.refusal = refusal
+    out.push(t)
+    return
+  }
+  for (let i = 0; i < amounts.length; i++) {
+    const x = amounts[i] as (typeof amounts)[number]
+    const { creditorReferences, transactionReference } = x.detail
+    const kids = creditorReferences.length < 2 ? creditorReferences : [...new Set(creditorReferences)]
+    const ore = oreOf(x.money, x.direction)
+    const t = pendingOf(entryReference, bookingDate, reversal, i + 1, creditorReferences, ore.amount, x.money.currency, x.money.amount.text, x.detail.path)
+    if (transactionReference !== undefined) t.transactionReference = transactionReference
+    if (kids.length === 1) t.kid = kids[0]
+    const refusal = ore.refusal ?? (kids.length > 1 ? 'creditor-references' : undefined)
+    if (refusal !== undefined) t.refusal = refusal
+    out.push(t)
+  }
+}
+
+const checkTotals = (c: Collector, summary: Node | undefined, name: string, count: number, sum: bigint): void => {
+  const totals = childOf(summary, name)
+  if (totals === undefined) return
+  const n = childOf(totals, 'NbOfNtries')
+  if (n !== undefined) {
+    const v = countOf(c, n)
+    if (v !== undefined && v !== BigInt(count)) report(c, pathOf(n), 'summary-count')
+  }
+  const s = childOf(totals, 'Sum')
+  if (s !== undefined) {
+    const v = decimalOf(textOf(s))
+    if (v === undefined) report(c, pathOf(s), 'amount')
+    else if (v.scaled !== sum) report(c, pathOf(s), 'summary-sum')
+  }
+}
+
+/** A notification (`Ntfctn`) read when it closes: its account and numbers given to its entries' transactions, its summary checked. */
+const readNotification = (c: Collector, ntfctn: Node, pending: ReadonlyArray<Pending>, totals: Totals, out: Camt054Transaction[]): void => {
+  const id = childOf(childOf(ntfctn, 'Acct'), 'Id')
+  const accountNode = childOf(id, 'IBAN') ?? childOf(childOf(id, 'Othr'), 'Id')
+  if (accountNode === undefined) report(c, `${pathOf(ntfctn)}/Acct/Id`, 'required')
+  const account = accountNode === undefined ? undefined : max35(c, accountNode)
+  const summary = childOf(ntfctn, 'TxsSummry')
+  if (summary !== undefined && totals.complete) {
+    checkTotals(c, summary, 'TtlNtries', totals.allCount, totals.all)
+    checkTotals(c, summary, 'TtlCdtNtries', totals.creditCount, totals.credit)
+    checkTotals(c, summary, 'TtlDbtNtries', totals.debitCount, totals.debit)
+  }
+  if (account === undefined) return
+  for (const p of pending) {
+    p.transactionNumber = out.length + 1
+    p.account = account
+    out.push(p)
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// reading the XML
+// -------------------------------------------------------------------------------------
+
+const NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:([a-z]{4}\.\d{3}\.\d{3}\.\d{2})$/
+
+/** The root element: a camt.054 `Document` of a version read, or the issue that says what it is. */
+const rootOf = (tag: SaxesTagNS): Camt054Version | Issue => {
+  const m = NAMESPACE.exec(tag.uri)
+  const message = m?.[1]
+  if (tag.local !== 'Document' || message === undefined) return issue('/', 'format', { format: FORMAT, rule: 'message' })
+  if ((CAMT054_VERSIONS as ReadonlyArray<string>).includes(message)) return message as Camt054Version
+  // the message identifier matched a closed pattern of 15 characters: naming it quotes nothing else
+  return issue('/', 'format', { format: FORMAT, rule: message.startsWith('camt.054.') ? 'version' : 'message', found: message, allowed: CAMT054_VERSIONS })
+}
+
+/**
+ * Reads the XML with saxes, element by element: a document that is not well-formed, has a DTD,
+ * nests too deep or is not a camt.054 of a version read is refused with one issue. Only the
+ * elements paysplit reads are kept, and only until the element that reads them closes: a
+ * transaction detail when it closes, an entry when it closes, a notification when it closes —
+ * so a document of 10,000 transactions never holds 10,000 detail elements at once. Elements of
+ * other namespaces and every element not read are skipped.
+ */
+const readDocument = (xml: string, c: Collector): Camt054Notification | undefined => {
+  const parser = new SaxesParser({ xmlns: true })
+  let failed: Issue | undefined
+  let version: Camt054Version | undefined
+  let namespace = ''
+  let root: Node | undefined
+  let depth = 0
+  // the depth inside an element not read (0: inside one read)
+  let skip = 0
+  const nodes: Node[] = []
+  const shapes: Shape[] = []
+  const transactions: Camt054Transaction[] = []
+  // of the notification and the entry open
+  let pending: Pending[] = []
+  let totals: Totals = { all: 0n, allCount: 0, credit: 0n, creditCount: 0, debit: 0n, debitCount: 0, complete: true }
+  let details: DetailRead[] = []
+  let notifications = 0
+  const fail = (i: Issue): void => {
+    if (failed === undefined) failed = i
+  }
+  const at = (rule: Camt054Rule): Issue => issue(`line.${parser.line}`, 'format', { format: FORMAT, rule, column: parser.column })
+  parser.on('error', () => {
+    fail(at('well-formed'))
+  })
+  parser.on('doctype', () => {
+    fail(at('doctype'))
+  })
+  parser.on('opentag', (tag) => {
+    if (failed !== undefined) return
+    if (++depth > CAMT054_MAX_DEPTH) {
+      fail(at('depth'))
+      return
+    }
+    if (skip > 0) {
+      skip++
+      return
+    }
+    if (root === undefined) {
+      const read = rootOf(tag)
+      if (typeof read !== 'string') {
+        fail(read)
+        return
+      }
+      version = read
+      namespace = tag.uri
+      root = { name: 'Document', index: 1, many: false, parent: undefined, text: '', ccy: undefined, kids: undefined, counts: undefined }
+      nodes.push(root)
+      shapes.push(DOCUMENT)
+      return
+    }
+    const parent = nodes[nodes.length - 1]
+    const slotted = tag.uri === namespace ? shapes[shapes.length - 1]?.children?.get(tag.local) : undefined
+    if (parent === undefined || slotted === undefined) {
+      skip = 1
+      return
+    }
+    const [slot, s] = slotted
+    if (parent.kids === undefined) parent.kids = []
+    if (parent.counts === undefined) parent.counts = []
+    const index = (parent.counts[slot] ?? 0) + 1
+    parent.counts[slot] = index
+    const node: Node = { name: tag.local, index, many: s.many === true, parent, text: '', ccy: undefined, kids: undefined, counts: undefined }
+    parent.kids.push(node)
+    if (s.many !== true && index > 1) report(c, pathOf(node), 'repeated')
+    if (s.ccy === true) {
+      const ccy = tag.attributes['Ccy']
+      if (ccy !== undefined && ccy.uri === '') node.ccy = ccy.value
+    }
+    nodes.push(node)
+    shapes.push(s)
+  })
+  parser.on('closetag', () => {
+    if (failed !== undefined) return
+    depth--
+    if (skip > 0) {
+      skip--
+      return
+    }
+    const node = nodes.pop()
+    shapes.pop()
+    if (node === undefined || version === undefined) return
+    // read an element when it closes, and drop what it held
+    if (node.name === 'TxDtls') {
+      details.push(readDetail(c, node))
+      node.parent?.kids?.pop()
+    } else if (node.name === 'Ntry') {
+      readEntry(c, node, version, details, totals, pending)
+      details = []
+      node.parent?.kids?.pop()
+    } else if (node.name === 'Ntfctn') {
+      notifications++
+      readNotification(c, node, pending, totals, transactions)
+      pending = []
+      totals = { all: 0n, allCount: 0, credit: 0n, creditCount: 0, debit: 0n, debitCount: 0, complete: true }
+      node.parent?.kids?.pop()
+    }
+  })
+  const text = (t: string): void => {
+    if (failed !== undefined || skip > 0) return
+    const n = nodes[nodes.length - 1]
+    if (n !== undefined && shapes[shapes.length - 1]?.text === true) n.text += t
+  }
+  parser.on('text', text)
+  parser.on('cdata', text)
+  try {
+    parser.write(xml).close()
+  } catch {
+    // saxes reports through the error handler; anything thrown past it is a document not read
+    fail(at('well-formed'))
+  }
+  if (failed !== undefined) {
+    c.issues.length = 0
+    c.issues.push(failed)
+    return undefined
+  }
+  if (root === undefined || version === undefined) return undefined
+  const bk = required(c, root, 'BkToCstmrDbtCdtNtfctn')
+  if (bk === undefined) return undefined
+  const header = required(c, bk, 'GrpHdr')
+  const msgId = header === undefined ? undefined : required(c, header, 'MsgId')
+  const messageId = msgId === undefined ? undefined : max35(c, msgId)
+  const created = header === undefined ? undefined : required(c, header, 'CreDtTm')
+  const createdAt = created === undefined ? undefined : textOf(created)
+  if (created !== undefined && calendarDate(DATE_TIME, createdAt ?? '') === undefined) report(c, pathOf(created), 'date')
+  if (notifications === 0) report(c, `${pathOf(bk)}/Ntfctn[1]`, 'required')
+  if (messageId === undefined || createdAt === undefined) return undefined
+  return { messageId, createdAt, version, transactions }
 }
 
 // -------------------------------------------------------------------------------------
@@ -786,8 +760,7 @@ export const parseCamt054 = (xml: string): E.Either<PaymentError, Camt054Notific
     report(c, '', 'size', { max: CAMT054_MAX_LENGTH })
     return E.left(validationError(c.issues))
   }
-  const tree = treeOf(xml, c)
-  const notification = tree === undefined ? undefined : notificationOf(c, tree)
+  const notification = readDocument(xml, c)
   if (c.issues.length > 0 || notification === undefined) {
     if (c.issues.length === 0) report(c, '/', 'message')
     return E.left(validationError(c.issues))

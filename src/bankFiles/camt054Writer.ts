@@ -5,7 +5,7 @@
  *
  * @module camt054Writer
  */
-import type { Camt054Version } from './camt054.js'
+import type { Camt054Version } from './camt054Model.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -14,7 +14,7 @@ import { own } from '../internal/own.js'
 import type { EventContext } from '../http/bank.js'
 import type { OcrReportRow } from '../http/ocrReceive.js'
 import { checkContext, isWorld, unreadable, type Deliveries, type World } from '../http/world.js'
-import type { Camt054Notification, Camt054Refusal, Camt054Transaction } from '../bankFiles/camt054.js'
+import type { Camt054Notification, Camt054Refusal, Camt054Transaction } from '../bankFiles/camt054Model.js'
 import { applyTransfers, type BankTransfer, type TransferOutcome } from './bankTransfers.js'
 
 // -------------------------------------------------------------------------------------
@@ -66,19 +66,23 @@ const DAY_MS = 86_400_000
 /**
  * The key a transaction is recognised by when a bank sends it again in another notification
  * (docs/rules.md C17): its account, its entry's reference and its own reference (or, without one,
- * its position in the entry). A world remembers the keys of the transactions seen.
+ * its position in the entry), joined by U+0000 (a character no XML text holds, so no two
+ * transactions read from documents share a key by accident). A world remembers the keys of the
+ * transactions seen; a service stores them as they are.
  *
  * @example
  * import * as assert from 'node:assert'
  * import { camt054TransactionKey } from 'paysplit/camt054'
  * assert.strictEqual(
  *   camt054TransactionKey({ account: 'NO9386011117947', entryReference: 'E-1', transactionReference: 'T-1', detailNumber: 1 }),
- *   '["NO9386011117947","E-1","T-1"]'
+ *   'NO9386011117947\u0000E-1\u0000RT-1'
  * )
- * assert.strictEqual(camt054TransactionKey({ account: 'NO9386011117947', entryReference: 'E-1', detailNumber: 2 }), '["NO9386011117947","E-1",2]')
+ * assert.strictEqual(camt054TransactionKey({ account: 'NO9386011117947', entryReference: 'E-1', detailNumber: 2 }), 'NO9386011117947\u0000E-1\u0000N2')
  */
-export const camt054TransactionKey = (t: Pick<Camt054Transaction, 'account' | 'entryReference' | 'transactionReference' | 'detailNumber'>): string =>
-  JSON.stringify([own(t, 'account'), own(t, 'entryReference'), own(t, 'transactionReference') ?? own(t, 'detailNumber')])
+export const camt054TransactionKey = (t: Pick<Camt054Transaction, 'account' | 'entryReference' | 'transactionReference' | 'detailNumber'>): string => {
+  const reference = own(t, 'transactionReference') as string | undefined
+  return `${own(t, 'account') as string}\u0000${own(t, 'entryReference') as string}\u0000${reference === undefined ? `N${String(own(t, 'detailNumber'))}` : `R${reference}`}`
+}
 
 const refusedBy = (path: string, reason: Parameters<typeof issue>[1], params: Record<string, string | number | ReadonlyArray<string | number | boolean>>): PaymentError =>
   validationError([issue(path, reason, params)])
@@ -93,6 +97,25 @@ const REFUSALS: Readonly<Record<Camt054Refusal, PaymentError>> = {
 }
 const reversal = refusedBy('reversal', 'not_one_of', { allowed: [false], rule: 'reversal' })
 const noReference = refusedBy('entryReference', 'required', { rule: 'reference' })
+
+const DUPLICATE = { outcome: 'duplicate' } as const
+
+/** A transaction's report row: its number, KID (`''` when it has none) and amount, and what became of it. */
+const rowOf = (t: Camt054Transaction, o: TransferOutcome | typeof DUPLICATE): Camt054ReportRow => {
+  const transactionNumber = own(t, 'transactionNumber') as number
+  const kid = (own(t, 'kid') as string | undefined) ?? ''
+  const amount = own(t, 'amount') as number
+  switch (o.outcome) {
+    case 'matched':
+      return { transactionNumber, kid, amount, outcome: 'matched', paymentReferenceID: o.paymentReferenceID }
+    case 'refused':
+      return { transactionNumber, kid, amount, outcome: 'refused', error: o.error }
+    case 'unmatched':
+      return { transactionNumber, kid, amount, outcome: 'unmatched' }
+    case 'duplicate':
+      return { transactionNumber, kid, amount, outcome: 'duplicate' }
+  }
+}
 
 /** The transactions of a notification in document order, read through own properties only. */
 const transactionsOf = (notification: unknown): Camt054Transaction[] => {
@@ -164,12 +187,7 @@ const since = (m: unknown, cutoff: string): Map<string, string> => {
  */
 export const receiveCamt054 = (world: World, notification: Camt054Notification, ctx: EventContext): Camt054Received => {
   const transactions = transactionsOf(notification)
-  const head = (t: Camt054Transaction): { transactionNumber: number; kid: string; amount: number } => ({
-    transactionNumber: own(t, 'transactionNumber') as number,
-    kid: (own(t, 'kid') as string | undefined) ?? '',
-    amount: own(t, 'amount') as number
-  })
-  const refuseAll = (error: PaymentError): Camt054Received => [world, transactions.map((t) => ({ ...head(t), outcome: 'refused', error })), [], []]
+  const refuseAll = (error: PaymentError): Camt054Received => [world, transactions.map((t) => rowOf(t, { outcome: 'refused', error })), [], []]
   if (!isWorld(world)) return refuseAll(unreadable)
   const checked = checkContext(ctx, false)
   if (E.isLeft(checked)) return refuseAll(checked.left)
@@ -180,7 +198,7 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
   // what a world remembers is bounded: 400 days of messages and of booked transactions (docs/decisions.md)
   const cutoff = new Date(Date.parse(at) - CAMT054_MEMORY_DAYS * DAY_MS).toISOString().slice(0, 10)
   const messages = since(own(world, 'camt054Messages'), cutoff)
-  if (messages.has(messageId)) return [world, transactions.map((t) => ({ ...head(t), outcome: 'duplicate' })), [], []]
+  if (messages.has(messageId)) return [world, transactions.map((t) => rowOf(t, DUPLICATE)), [], []]
   const seen = since(own(world, 'camt054Transactions'), cutoff)
   const tooOld = refusedBy('bookingDate', 'too_small', { min: cutoff, rule: 'too-old' })
   // each transaction: a duplicate, or a transfer to apply (refused as it is when a rule refuses it)
@@ -199,15 +217,16 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
     const refusal =
       rule !== undefined ? REFUSALS[rule] : own(t, 'reversal') === true ? reversal : key === undefined ? noReference : !(bookingDate >= cutoff) ? tooOld : undefined
     if (key !== undefined && refusal !== tooOld) seen.set(key, bookingDate)
-    const kid = own(t, 'kid') as string | undefined
-    transfers.push({ ...(kid !== undefined ? { kid } : {}), amount: own(t, 'amount') as number, ...(refusal !== undefined ? { refusal } : {}) })
+    const transfer: { kid?: string; amount: number; refusal?: PaymentError } = { amount: own(t, 'amount') as number }
+    const kid = own(t, 'kid')
+    if (typeof kid === 'string') transfer.kid = kid
+    if (refusal !== undefined) transfer.refusal = refusal
+    transfers.push(transfer)
   }
   const context: EventContext = catchAllUrl === undefined ? { at } : { at, catchAllUrl }
   const done = applyTransfers(world, transfers, context)
   let next = 0
-  const report = transactions.map((t, i): Camt054ReportRow =>
-    duplicate[i] === true ? { ...head(t), outcome: 'duplicate' } : { ...head(t), ...(done.outcomes[next++] as TransferOutcome) }
-  )
+  const report = transactions.map((t, i): Camt054ReportRow => rowOf(t, duplicate[i] === true ? DUPLICATE : (done.outcomes[next++] as TransferOutcome)))
   messages.set(messageId, today)
   return [{ ...world, payments: done.payments, camt054Messages: messages, camt054Transactions: seen }, report, done.deliveries, done.events]
 }
