@@ -8,11 +8,11 @@ import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { SaxesParser } from 'saxes'
 import { describe, expect, it } from 'vitest'
-import { kid as kidNumber } from '../../src/index.js'
-import { parseOcrGiro, receiveOcrGiro, type OcrTransmission, type World } from '../../src/http.js'
+import { parseOcrGiro, receiveOcrGiro, type OcrTransmission } from '../../src/http.js'
 import { camt054Xml, parseCamt054, receiveCamt054, type Camt054Draft, type Camt054Notification } from '../../src/camt054.js'
 import { camt054NotificationArb, ocrGiroText } from '../../src/testing.js'
-import { CATCH_ALL, Session, atOf, invoiceRequest } from '../support/http.fixtures.js'
+import { changedPaths, kidOf, worldWith } from '../support/bank.fixtures.js'
+import { CATCH_ALL, atOf } from '../support/http.fixtures.js'
 import { transmissionOf } from '../support/ocr.fixtures.js'
 
 describe('C17: parseCamt054 over the kit\'s notifications', () => {
@@ -67,20 +67,6 @@ const leavesOf = (xml: string): ReadonlyArray<Leaf> => {
   const raw = [...xml.slice(body).matchAll(/>([^<]+)</g)]
   expect(raw).toHaveLength(texts.length)
   return texts.map((t, i) => ({ ...t, start: body + (raw[i]?.index ?? 0) + 1, length: raw[i]?.[1]?.length ?? 0 }))
-}
-
-/** Every leaf of a value by its path. */
-const leaves = (v: unknown, path: string, out: Map<string, unknown>): Map<string, unknown> => {
-  if (typeof v === 'object' && v !== null) {
-    for (const [k, x] of Object.entries(v)) leaves(x, path === '' ? k : `${path}.${k}`, out)
-  } else out.set(path, v)
-  return out
-}
-
-const changedPaths = (a: unknown, b: unknown): string[] => {
-  const la = leaves(a, '', new Map())
-  const lb = leaves(b, '', new Map())
-  return [...new Set([...la.keys(), ...lb.keys()])].filter((p) => !Object.is(la.get(p), lb.get(p))).sort()
 }
 
 /** The fields of the notification a text feeds, as `[top-level fields, transaction fields, which transactions]`. */
@@ -149,20 +135,7 @@ describe('C17: one element of a valid notification edited', () => {
 // applying
 // -------------------------------------------------------------------------------------
 
-const kidOf = (n: number): string => {
-  const made = kidNumber.create(String(7000 + n), n % 2 === 0 ? 'mod10' : 'mod11')
-  if (E.isLeft(made)) throw new Error('kid')
-  return made.right
-}
-
 const INVOICES = 4
-
-/** Open invoices of 10000 øre with the KIDs kidOf(1..n); kidOf(n+1..) are held by none. */
-const worldWith = (n: number): World => {
-  const s = new Session()
-  for (let i = 1; i <= n; i++) s.create(invoiceRequest({ externalPaymentReferenceID: `invoice-${i}` }), { kid: kidOf(i) })
-  return s.world
-}
 
 const ore = (n: number): string => `${String(Math.floor(Math.abs(n) / 100))}.${String(Math.abs(n) % 100).padStart(2, '0')}`
 const DAY = atOf(50).slice(0, 10)

@@ -5,7 +5,6 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import { kid as kidNumber } from '../../src/index.js'
 import { getPayment, type World } from '../../src/http.js'
 import {
   CAMT054_MEMORY_DAYS,
@@ -18,20 +17,8 @@ import {
   type Camt054Notification,
   type Camt054ReportRow
 } from '../../src/camt054.js'
-import { CATCH_ALL, Session, atOf, invoiceRequest } from '../support/http.fixtures.js'
-
-const kidOf = (n: number): string => {
-  const made = kidNumber.create(String(7000 + n), 'mod10')
-  if (E.isLeft(made)) throw new Error('kid')
-  return made.right
-}
-
-/** A session with open invoices of 10000 øre, KIDs kidOf(1..n). */
-const withInvoices = (n: number): { s: Session; ids: string[] } => {
-  const s = new Session()
-  const ids = Array.from({ length: n }, (_, i) => s.create(invoiceRequest({ externalPaymentReferenceID: `invoice-${i + 1}` }), { kid: kidOf(i + 1) }))
-  return { s, ids }
-}
+import { kidOf, paidOf, withInvoices } from '../support/bank.fixtures.js'
+import { CATCH_ALL, atOf } from '../support/http.fixtures.js'
 
 const read = (draft: Camt054Draft): Camt054Notification => {
   const r = parseCamt054(camt054Xml(draft))
@@ -89,11 +76,7 @@ describe('C17: receiveCamt054', () => {
     ])
     const kidIssue = report[8]?.outcome === 'refused' ? report[8].error.issues?.[0]?.path : undefined
     expect(kidIssue).toBe('kid')
-    const paid = (id: string): unknown => {
-      const p = getPayment(world, id)
-      return p._tag === 'Some' ? [p.value.status, p.value.paidAmount] : undefined
-    }
-    expect([paid(ids[0]!), paid(ids[1]!)]).toStrictEqual([['Charged', 10000], ['Charged', 10000]])
+    expect([paidOf(world, ids[0]!), paidOf(world, ids[1]!)]).toStrictEqual([['Charged', 10000], ['Charged', 10000]])
     expect(deliveries.map((d) => d.eventType)).toStrictEqual(['Charged', 'Charged'])
     expect(events.map((e) => e.type)).toStrictEqual(['InvoiceTransferReceived', 'PaymentCharged', 'InvoiceTransferReceived', 'InvoiceTransferReceived', 'PaymentCharged'])
   })

@@ -10,6 +10,7 @@ import { kid as kidNumber, type PaymentError } from '../../src/index.js'
 import { emptyWorld, getPayment, parseOcrGiro, receiveOcrGiro, type OcrTransmission, type World } from '../../src/http.js'
 import { ocrGiroText } from '../../src/testing.js'
 import { CATCH_ALL, Session, atOf, invoiceRequest } from '../support/http.fixtures.js'
+import { paidOf } from '../support/bank.fixtures.js'
 import { transmissionOf } from '../support/ocr.fixtures.js'
 
 const sample = (name: string): string => readFileSync(new URL(`../ocr-samples/${name}`, import.meta.url), 'utf8')
@@ -300,11 +301,7 @@ describe('C14: receiveOcrGiro', () => {
     // a credit note and a reversal are never applied as payments: refused with the reason, for a person to handle
     const reasons = report.map((r) => (r.outcome === 'refused' ? r.error.issues?.[0]?.params?.['rule'] : undefined))
     expect([reasons[4], reasons[5]]).toStrictEqual(['negative-amount', 'reversal'])
-    const paid = (id: string): unknown => {
-      const p = getPayment(world, id)
-      return p._tag === 'Some' ? [p.value.status, p.value.paidAmount] : undefined
-    }
-    expect([paid(ids[0]!), paid(ids[1]!)]).toStrictEqual([['Charged', 10000], ['Charged', 10000]])
+    expect([paidOf(world, ids[0]!), paidOf(world, ids[1]!)]).toStrictEqual([['Charged', 10000], ['Charged', 10000]])
     expect(deliveries.map((d) => d.eventType)).toStrictEqual(['Charged', 'Charged'])
     // the events of the three transfers applied, in file order
     expect(events.map((e) => e.type)).toStrictEqual(['InvoiceTransferReceived', 'PaymentCharged', 'InvoiceTransferReceived', 'InvoiceTransferReceived', 'PaymentCharged'])
