@@ -76,7 +76,7 @@ for (const [name, version, batch] of shapes) {
   const a = receiveCamt054(world, readCamt(xml), ctx)[1].map((r) => r.outcome).join()
   const b = receiveOcrGiro(world, readOcr(text), ctx)[1].map((r) => r.outcome).join()
   if (a !== b) throw new Error('the two files do not give the same report')
-  const r = sideBySide(() => receiveCamt054(world, readCamt(xml), ctx), ocrTotal, 7)
+  const r = sideBySide(() => receiveCamt054(world, readCamt(xml), ctx), ocrTotal, 11)
   console.log(`| ${name} | ${mb(xml.length)} | ${r.subject.toFixed(1)} ms | ${r.baseline.toFixed(1)} ms | **${r.ratio.toFixed(2)}×** |`)
 }
 
