@@ -140,12 +140,16 @@ interface Collector {
   readonly issues: Issue[] & { more?: number }
 }
 
+/** Keeps an issue, or counts it past the first 100. */
+const keep = (c: Collector, i: Issue): void => {
+  if (c.issues.length >= MAX_ISSUES) c.issues.more = (c.issues.more ?? 0) + 1
+  else c.issues.push(i)
+}
+
 const report = (c: Collector, path: string, rule: Camt054Rule, extra?: Readonly<Record<string, string | number | ReadonlyArray<string>>>): void => {
-  if (c.issues.length >= MAX_ISSUES) {
-    c.issues.more = (c.issues.more ?? 0) + 1
-    return
-  }
-  c.issues.push(issue(path, 'format', { format: FORMAT, rule, ...extra }))
+  // the issue is built only when it is kept
+  if (c.issues.length >= MAX_ISSUES) c.issues.more = (c.issues.more ?? 0) + 1
+  else keep(c, issue(path, 'format', { format: FORMAT, rule, ...extra }))
 }
 
 // -------------------------------------------------------------------------------------
@@ -289,6 +293,8 @@ interface DetailRead {
   readonly direction: Direction | undefined | null
   readonly transactionReference?: string
   readonly creditorReferences: ReadonlyArray<string>
+  /** What is wrong with it: reported only when its entry is read (a debit entry's details are never checked). */
+  readonly issues: Collector['issues']
 }
 
 /** The structured creditor references of type SCOR of a transaction detail, in order. */
@@ -306,7 +312,8 @@ const creditorReferencesOf = (c: Collector, tx: Node): string[] => {
 }
 
 /** A transaction detail read when it closes. */
-const readDetail = (c: Collector, tx: Node): DetailRead => {
+const readDetail = (tx: Node): DetailRead => {
+  const c: Collector = { issues: [] }
   const own = childOf(tx, 'Amt') ?? childOf(childOf(childOf(tx, 'AmtDtls'), 'TxAmt'), 'Amt')
   const money = own === undefined ? undefined : (moneyOf(c, own) ?? null)
   const ind = childOf(tx, 'CdtDbtInd')
@@ -320,7 +327,8 @@ const readDetail = (c: Collector, tx: Node): DetailRead => {
     amountPath: own === undefined ? `${path}/Amt` : pathOf(own),
     direction,
     ...(transactionReference !== undefined ? { transactionReference } : {}),
-    creditorReferences: creditorReferencesOf(c, tx)
+    creditorReferences: creditorReferencesOf(c, tx),
+    issues: c.issues
   }
 }
 
@@ -433,6 +441,10 @@ const readEntry = (c: Collector, entry: Node, version: Camt054Version, details: 
     totals.debitCount++
   }
   if (!booked || (direction === 'DBIT' && !reversal)) return
+  for (const d of details) {
+    for (const i of d.issues) keep(c, i)
+    if (d.issues.more !== undefined) c.issues.more = (c.issues.more ?? 0) + d.issues.more
+  }
   const bookingDate = bookingDateOf(c, entry)
   const entryReference = optional35(c, entry, 'AcctSvcrRef') ?? optional35(c, entry, 'NtryRef') ?? ''
   // each detail's amount and direction: its own, or (a lone detail) its entry's
@@ -649,7 +661,7 @@ const readDocument = (xml: string, c: Collector): Camt054Notification | undefine
     if (node === undefined || version === undefined) return
     // read an element when it closes, and drop what it held
     if (node.name === 'TxDtls') {
-      details.push(readDetail(c, node))
+      details.push(readDetail(node))
       node.parent?.kids?.pop()
     } else if (node.name === 'Ntry') {
       readEntry(c, node, version, details, totals, pending)

@@ -188,6 +188,14 @@ describe('C17: what a notification holds', () => {
       ['debit-reversed', 500, true],
       ['not-reversed', 600, false]
     ])
+    // a debit entry is checked no further than its amount, direction and status: its details are not read
+    const oddDetail = `<TxDtls><Refs><AcctSvcrRef>${'R'.repeat(40)}</AcctSvcrRef></Refs><Amt Ccy="NOK">1,00</Amt><CdtDbtInd>X</CdtDbtInd></TxDtls>`
+    expect(read(doc(entry('2.00', oddDetail, { ref: 'debit', ind: 'DBIT' }))).transactions).toStrictEqual([])
+    expect(rules(doc(entry('2.00', oddDetail, { ref: 'credit' })))).toStrictEqual([
+      [`${NTRY}[1]/NtryDtls[1]/TxDtls[1]/Amt`, 'amount'],
+      [`${NTRY}[1]/NtryDtls[1]/TxDtls[1]/CdtDbtInd`, 'code'],
+      [`${NTRY}[1]/NtryDtls[1]/TxDtls[1]/Refs/AcctSvcrRef`, 'length']
+    ])
   })
 
   it('C17 the KID is the structured creditor reference of type SCOR; a proprietary type is none; several different ones: no KID, refusal creditor-references', () => {
