@@ -12,7 +12,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { parseOcrGiro, receiveOcrGiro, type OcrTransaction, type OcrTransmission } from '../src/http.js'
 import { camt054Xml, parseCamt054, receiveCamt054, type Camt054Draft, type Camt054Notification, type Camt054Version } from '../src/camt054.js'
 import { ocrGiroText } from '../src/testing.js'
-import { heapOf, kidOf, mb, sideBySide, worldOf } from './bankFiles.js'
+import { heapOf, kidOf, mb, sideBySide, worldOfInvoices } from './bankFiles.js'
 
 const N = 10_000
 const DAY = '2026-11-21'
@@ -55,7 +55,7 @@ const readCamt = (xml: string): Camt054Notification => {
 
 console.log(`Node ${process.version}; the machine is shared: read the ratios, the absolute times move.\n`)
 
-const world = worldOf(N)
+const world = worldOfInvoices(N)
 const text = ocrGiroText(transmission)
 const ocrTotal = (): unknown => receiveOcrGiro(world, readOcr(text), ctx)
 console.log(`${N} transfers, each paying one of ${N} open invoices in full. OCR giro file: ${mb(text.length)}.\n`)
@@ -74,7 +74,7 @@ for (const [name, version, batch] of shapes) {
   xmls.set(name, xml)
   // the same report, or the comparison means nothing
   const a = receiveCamt054(world, readCamt(xml), ctx)[1].map((r) => r.outcome).join()
-  const b = receiveOcrGiro(world, readOcr(text), ctx)[1].map((r) => r.outcome).join()
+  const b = receiveOcrGiro(world, readOcr(text), ctx).report.map((r) => r.outcome).join()
   if (a !== b) throw new Error('the two files do not give the same report')
   const r = sideBySide(() => receiveCamt054(world, readCamt(xml), ctx), ocrTotal, 11)
   console.log(`| ${name} | ${mb(xml.length)} | ${r.subject.toFixed(1)} ms | ${r.baseline.toFixed(1)} ms | **${r.ratio.toFixed(2)}×** |`)

@@ -73,7 +73,7 @@ export const kidOf = (n: number): string => {
 const idOf = (n: number): string => `0b7e3f1c-2a4d-4e8f-9c1b-${n.toString(16).padStart(12, '0')}`
 
 /** A world of `n` open invoices of 10000 øre, KIDs kidOf(0..n-1), built in one pass. */
-export const worldOf = (n: number): World => {
+export const worldOfInvoices = (n: number): World => {
   const payments = new Map<string, Payment>()
   const references = new Map<string, CreatedReference>()
   let customers = emptyWorld.customers
@@ -84,7 +84,7 @@ export const worldOf = (n: number): World => {
       successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
       moneySplitList: [{ connectedAccountID: SELLER, amount: 10000, isFee: false }]
     }
-    const [w] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: idOf(i), kid: kidOf(i) })
+    const { world: w } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: idOf(i), kid: kidOf(i) })
     for (const [k, p] of w.payments) payments.set(k, p)
     for (const [k, r] of w.references) references.set(k, r)
     customers = w.customers

@@ -25,7 +25,7 @@ import {
   type OcrTransmission
 } from '../src/http.js'
 import { ocrGiroText } from '../src/testing.js'
-import { heapOf, kidOf, mb, median, sideBySide, timed, worldOf } from './bankFiles.js'
+import { heapOf, kidOf, mb, median, sideBySide, timed, worldOfInvoices } from './bankFiles.js'
 
 // -------------------------------------------------------------------------------------
 // the world and the file
@@ -88,7 +88,7 @@ for (const n of [1_000, 10_000, 100_000]) {
 }
 
 console.log('\n## Applying (10,000 invoices paid in full + 1,000 unmatched)\n')
-const world = worldOf(N)
+const world = worldOfInvoices(N)
 const file = parsed(ocrGiroText(transmissionOf(N, 1_000)))
 const ctx = { at: '2026-11-21T11:00:00.000Z', catchAllUrl: 'https://hooks.example/all' }
 const rows = file.assignments.flatMap((a) => a.transactions)
@@ -106,7 +106,7 @@ const oneBySlice = (): unknown => {
     const key = byKidIndex.get(t.kid)
     const payments = new Map<string, Payment>()
     if (key !== undefined) payments.set(key, world.payments.get(key) as Payment)
-    const [, result, sent, happened] = receiveTransferByKid({ ...world, payments }, { kid: t.kid, amount: t.amount }, ctx)
+    const { result, deliveries: sent, events: happened } = receiveTransferByKid({ ...world, payments }, { kid: t.kid, amount: t.amount }, ctx)
     results.push(result)
     deliveries.push(...sent)
     events.push(...happened)
@@ -121,14 +121,14 @@ console.log(`\nreceiveOcrGiro / one by one on slices: **${apply.ratio.toFixed(2)
 
 // one by one on the whole world: each call copies the world's map and scans it for the KID
 const WHOLE = 2_000
-const partWorld = worldOf(WHOLE)
+const partWorld = worldOfInvoices(WHOLE)
 const partFile = parsed(ocrGiroText(transmissionOf(WHOLE, 0)))
 const partRows = partFile.assignments.flatMap((a) => a.transactions)
 const whole = sideBySide(
   () => receiveOcrGiro(partWorld, partFile, ctx),
   () => {
     let w = partWorld
-    for (const t of partRows) w = receiveTransferByKid(w, { kid: t.kid, amount: t.amount }, ctx)[0]
+    for (const t of partRows) w = receiveTransferByKid(w, { kid: t.kid, amount: t.amount }, ctx).world
     return w
   },
   3

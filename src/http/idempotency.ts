@@ -14,9 +14,7 @@ import { sameJson } from '../internal/json.js'
 import { isObject, own } from '../internal/own.js'
 import { errorResponse, type HttpResponse } from './responses.js'
 import type { RouteName } from './routes.js'
-import type { IdempotencyKeys, IdempotencyRecord, World } from './world.js'
-
-export type { IdempotencyKeys, IdempotencyRecord } from './world.js'
+import { idempotencyEntryKey, type IdempotencyKeys, type IdempotencyRecord, type StoredResponse, type World } from '../service/world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -40,24 +38,11 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000
  * import * as assert from 'node:assert'
  * import { emptyWorld, handle, IDEMPOTENCY_KEY_MAX_LENGTH } from 'paysplit/http'
  * const request = { method: 'POST', path: '/payments', body: {}, headers: { 'idempotency-key': 'k'.repeat(IDEMPOTENCY_KEY_MAX_LENGTH + 1) } }
- * const [, response] = handle(emptyWorld, request, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
+ * const { response } = handle(emptyWorld, request, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
  * assert.strictEqual(response.status, 400)
  */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
 
-
-/**
- * The entry of a key in a world's `idempotencyKeys`: scope and key together, so that two scopes
- * never share a key (`undefined`: the shared scope).
- *
- * @example
- * import * as assert from 'node:assert'
- * import { idempotencyEntryKey } from 'paysplit/http'
- * assert.notStrictEqual(idempotencyEntryKey('key-a', 'k1'), idempotencyEntryKey('key-b', 'k1'))
- * assert.notStrictEqual(idempotencyEntryKey(undefined, 'k1'), idempotencyEntryKey('', 'k1'))
- * assert.strictEqual(idempotencyEntryKey('key-a', 'k1'), idempotencyEntryKey('key-a', 'k1'))
- */
-export const idempotencyEntryKey = (scope: string | undefined, key: string): string => JSON.stringify([scope ?? null, key])
 
 // -------------------------------------------------------------------------------------
 // values
@@ -75,7 +60,7 @@ const copyJson = (v: unknown): unknown => {
   return out
 }
 
-const copyResponse = (r: HttpResponse): HttpResponse => copyJson(r) as HttpResponse
+const copyResponse = (r: StoredResponse): HttpResponse => copyJson(r) as HttpResponse
 
 const timeOf = (at: unknown): number => (typeof at === 'string' ? Date.parse(at) : Number.NaN)
 
@@ -211,7 +196,8 @@ export const checkIdempotencyKey = (world: World, request: unknown, ctx: unknown
   const body = own(request, 'body')
   const stored = keysOf(world)?.get(idempotencyEntryKey(scope, key.right))
   if (stored !== undefined && !expired(stored, now)) {
-    const same = own(stored, 'method') === method && own(stored, 'path') === path && sameJson(own(stored, 'body'), body)
+    const first = own(stored, 'request')
+    const same = own(first, 'method') === method && own(first, 'path') === path && sameJson(own(first, 'body'), body)
     return same
       ? { kind: 'answer', response: copyResponse(own(stored, 'response') as HttpResponse) }
       : {
@@ -225,28 +211,27 @@ export const checkIdempotencyKey = (world: World, request: unknown, ctx: unknown
   const record = {
     ...(scope !== undefined ? { scope } : {}),
     key: key.right,
-    method,
-    path,
-    ...(body !== undefined ? { body: copyJson(body) } : {}),
-    at
+    at,
+    request: { method, path, ...(body !== undefined ? { body: copyJson(body) } : {}) }
   }
   return { kind: 'run', now, record }
 }
 
 /**
- * The world `handle` returns after running a request that {@link checkIdempotencyKey} let run:
- * the world the request left, with the world's keys (expired ones forgotten when the world
- * changes) and, when the request carried a key, its record with a copy of `response`, unless the
- * response is a 5xx (the service's own fault is no answer: the retry runs again).
+ * The world `handle` returns after running a request that {@link checkIdempotencyKey} let run,
+ * and the row it kept: the world the request left, with the world's keys (expired ones forgotten
+ * when the world changes) and, when the request carried a key, its row with a copy of `response`,
+ * unless the response is a 5xx (the service's own fault is no answer: the retry runs again).
  *
  * @example
  * import * as assert from 'node:assert'
  * import { emptyWorld, idempotencyEntryKey } from 'paysplit/http'
  * import { rememberOutcome } from './idempotency.js'
  * const response = { status: 404, body: { success: false, error: { code: 'PaymentNotFound', message: 'No payment.' } } } as const
- * const record = { key: 'k-1', method: 'POST', path: '/payments/0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c/charge', at: '2026-11-21T10:00:00.000Z' }
- * const after = rememberOutcome({ kind: 'run', now: Date.parse(record.at), record }, emptyWorld, emptyWorld, response)
+ * const record = { key: 'k-1', at: '2026-11-21T10:00:00.000Z', request: { method: 'POST', path: '/payments/0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c/charge' } }
+ * const [after, kept] = rememberOutcome({ kind: 'run', now: Date.parse(record.at), record }, emptyWorld, emptyWorld, response)
  * assert.deepStrictEqual(after.idempotencyKeys?.get(idempotencyEntryKey(undefined, 'k-1'))?.response, response)
+ * assert.deepStrictEqual(kept, { ...record, response })
  * assert.strictEqual(emptyWorld.idempotencyKeys?.size, 0)
  *
  * @internal
@@ -256,16 +241,17 @@ export const rememberOutcome = (
   before: World,
   after: World,
   response: HttpResponse
-): World => {
+): readonly [world: World, kept: IdempotencyRecord | undefined] => {
   const keys = keysOf(before)
   const record = check.record !== undefined && response.status < 500 ? check.record : undefined
   if (record === undefined) {
-    if (after === before || keys === undefined) return after
+    if (after === before || keys === undefined) return [after, undefined]
     // the request changed the world: the keys as the world had them, expired ones forgotten
     const kept = withoutExpired(keys, check.now)
-    return keysOf(after) === kept ? after : { ...after, idempotencyKeys: kept }
+    return [keysOf(after) === kept ? after : { ...after, idempotencyKeys: kept }, undefined]
   }
   const next = new Map(keys === undefined ? [] : withoutExpired(keys, check.now))
-  next.set(idempotencyEntryKey(record.scope, record.key), { ...record, response: copyResponse(response) })
-  return { ...after, idempotencyKeys: next }
+  const row: IdempotencyRecord = { ...record, response: copyResponse(response) }
+  next.set(idempotencyEntryKey(record.scope, record.key), row)
+  return [{ ...after, idempotencyKeys: next }, row]
 }

@@ -12,8 +12,10 @@ import { issue, validationError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
 import { own } from '../internal/own.js'
-import { receiveTransferByKid, type EventContext } from '../http/bank.js'
-import type { Deliveries, World } from '../http/world.js'
+import { followedBy, NONE, noChanges, type Outcome, type PaymentChange } from './outcome.js'
+import type { EventContext } from './operation.js'
+import { receiveTransferByKid } from './transfers.js'
+import { keyOf, type Deliveries, type World } from './world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -36,12 +38,21 @@ export interface BankTransfer {
   readonly refusal?: PaymentError
 }
 
-/** Transfers applied in order: the payments they changed (the whole map), an outcome per transfer, the webhooks, the events. */
+/** One transfer applied: the outcome of the operation (docs/rules.md C15) and what became of the transfer. */
+export interface TransferApplied extends Outcome {
+  readonly outcome: TransferOutcome
+}
+
+/**
+ * Transfers applied in order: the payments after them (the whole map), an outcome per transfer,
+ * the webhooks, the events, and one change per payment they changed (docs/rules.md C15).
+ */
 export interface TransfersApplied {
   readonly payments: ReadonlyMap<string, Payment>
   readonly outcomes: ReadonlyArray<TransferOutcome>
   readonly deliveries: Deliveries
   readonly events: ReadonlyArray<PaymentEvent>
+  readonly changes: ReadonlyArray<PaymentChange>
 }
 
 // -------------------------------------------------------------------------------------
@@ -69,28 +80,27 @@ export const negativeAmount: PaymentError = validationError([issue('amount', 'to
  * import { emptyWorld } from 'paysplit/http'
  * import { applyTransfer } from './bankTransfers.js'
  * const at = { at: '2026-11-21T10:00:00.000Z' }
- * assert.deepStrictEqual(applyTransfer(emptyWorld, { kid: '12345674', amount: 500 }, at)[1], { outcome: 'unmatched' })
- * assert.strictEqual(applyTransfer(emptyWorld, { kid: '12345674', amount: -500 }, at)[1].outcome, 'refused')
+ * assert.deepStrictEqual(applyTransfer(emptyWorld, { kid: '12345674', amount: 500 }, at).outcome, { outcome: 'unmatched' })
+ * const credit = applyTransfer(emptyWorld, { kid: '12345674', amount: -500 }, at)
+ * assert.strictEqual(credit.outcome.outcome, 'refused')
+ * assert.strictEqual(credit.world, emptyWorld)
  */
-export const applyTransfer = (
-  world: World,
-  transfer: BankTransfer,
-  ctx: EventContext
-): readonly [World, TransferOutcome, Deliveries, ReadonlyArray<PaymentEvent>] => {
+export const applyTransfer = (world: World, transfer: BankTransfer, ctx: EventContext): TransferApplied => {
+  const unchanged = (outcome: TransferOutcome): TransferApplied => ({ world, outcome, deliveries: NONE, events: NONE, changes: noChanges })
   const refusal = own(transfer, 'refusal') as PaymentError | undefined
-  if (refusal !== undefined) return [world, { outcome: 'refused', error: refusal }, [], []]
+  if (refusal !== undefined) return unchanged({ outcome: 'refused', error: refusal })
   const amount = own(transfer, 'amount')
-  if (typeof amount === 'number' && amount < 0) return [world, { outcome: 'refused', error: negativeAmount }, [], []]
+  if (typeof amount === 'number' && amount < 0) return unchanged({ outcome: 'refused', error: negativeAmount })
   const kid = own(transfer, 'kid')
   // money that names no invoice: nothing to match, park it
-  if (kid === undefined) return [world, { outcome: 'unmatched' }, [], []]
-  const [next, result, sent, happened] = receiveTransferByKid(world, { kid: kid as string, amount: amount as number }, ctx)
+  if (kid === undefined) return unchanged({ outcome: 'unmatched' })
+  const { result, ...done } = receiveTransferByKid(world, { kid: kid as string, amount: amount as number }, ctx)
   const outcome: TransferOutcome = E.isRight(result)
     ? { outcome: 'matched', paymentReferenceID: result.right.paymentReferenceID }
     : result.left.code === 'UnmatchedTransfer'
       ? { outcome: 'unmatched' }
       : { outcome: 'refused', error: result.left }
-  return [next, outcome, sent, happened]
+  return { ...done, outcome }
 }
 
 /** The keys of the open invoices by KID, as `openInvoicesWithKid` finds them. */
@@ -111,8 +121,7 @@ const openByKid = (world: World): Map<string, string[]> => {
  * Applies the transfers of a bank file in order, each as {@link applyTransfer} applies it, and
  * gives the payments after all of them, an outcome per transfer, the webhooks and the events. The
  * context is the caller's, already checked. Each transfer runs on the slice of the world it can
- * touch — the open invoices holding its KID, as a service loads it (docs/decisions.md "The world
- * a service loads") — and the changed payments are written into one new map at the end: linear in
+ * touch — the open invoices holding its KID, as a service loads it (docs/rules.md C15) — and the changed payments are written into one new map at the end: linear in
  * the file and the world, where copying the whole world once per transfer would be quadratic. Same
  * outcome, transfer by transfer.
  *
@@ -124,10 +133,13 @@ const openByKid = (world: World): Map<string, string[]> => {
  * const applied = applyTransfers(emptyWorld, [{ kid: '12345674', amount: 500 }, { kid: '12345674', amount: -500 }], { at: '2026-11-21T10:00:00.000Z' })
  * assert.deepStrictEqual(applied.outcomes.map((o) => o.outcome), ['unmatched', 'refused'])
  * assert.strictEqual(applied.payments, emptyWorld.payments)
+ * assert.strictEqual(applied.changes.length, 0)
  */
 export const applyTransfers = (world: World, transfers: ReadonlyArray<BankTransfer>, ctx: EventContext): TransfersApplied => {
   const open = openByKid(world)
   const changed = new Map<string, Payment>()
+  // one change per payment, from its version before the file, even when the file pays it twice
+  const changes = new Map<string, PaymentChange>()
   const outcomes: TransferOutcome[] = []
   const deliveries: Array<Deliveries[number]> = []
   const events: PaymentEvent[] = []
@@ -137,19 +149,24 @@ export const applyTransfers = (world: World, transfers: ReadonlyArray<BankTransf
     const payments = new Map<string, Payment>()
     if (keys !== undefined) for (const k of keys) payments.set(k, changed.get(k) ?? (world.payments.get(k) as Payment))
     const slice: World = { ...world, payments }
-    const [next, outcome, sent, happened] = applyTransfer(slice, t, ctx)
-    if (next !== slice && keys !== undefined) {
+    const done = applyTransfer(slice, t, ctx)
+    if (done.world !== slice && keys !== undefined) {
       for (const k of [...keys]) {
-        const after = next.payments.get(k)
+        const after = done.world.payments.get(k)
         if (after === undefined || after === payments.get(k)) continue
         changed.set(k, after)
         // an invoice no longer Initiated holds its KID no more
         if (own(after, 'status') !== 'Initiated') keys.splice(keys.indexOf(k), 1)
       }
+      for (const c of done.changes.payments) {
+        const k = keyOf(c.paymentReferenceID)
+        const earlier = changes.get(k)
+        changes.set(k, earlier === undefined ? c : followedBy(earlier, c))
+      }
     }
-    outcomes.push(outcome)
-    for (const d of sent) deliveries.push(d)
-    for (const e of happened) events.push(e)
+    outcomes.push(done.outcome)
+    for (const d of done.deliveries) deliveries.push(d)
+    for (const e of done.events) events.push(e)
   }
   let payments = world.payments
   if (changed.size > 0) {
@@ -157,5 +174,5 @@ export const applyTransfers = (world: World, transfers: ReadonlyArray<BankTransf
     for (const [k, p] of changed) all.set(k, p)
     payments = all
   }
-  return { payments, outcomes, deliveries, events }
+  return { payments, outcomes, deliveries, events, changes: [...changes.values()] }
 }

@@ -11,9 +11,10 @@ import type { PaymentError } from '../errors.js'
 import { issue, validationError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import { own } from '../internal/own.js'
-import type { EventContext } from '../http/bank.js'
-import type { OcrReportRow } from '../http/ocrReceive.js'
-import { checkContext, isWorld, unreadable, type Deliveries, type World } from '../http/world.js'
+import type { EventContext } from './operation.js'
+import type { OcrReportRow } from './ocrReceive.js'
+import { checkContext, unreadable } from './context.js'
+import { isWorld, type Deliveries, type World } from './world.js'
 import type { Camt054Notification, Camt054Refusal, Camt054Transaction } from '../bankFiles/camt054Model.js'
 import { applyTransfers, type BankTransfer, type TransferOutcome } from './bankTransfers.js'
 
@@ -167,7 +168,7 @@ const since = (m: unknown, cutoff: string): Map<string, string> => {
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
  * }
  * const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
- * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, kid: made.right })
+ * const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, kid: made.right })
  * const xml = (messageId: string): string => `<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.02"><BkToCstmrDbtCdtNtfctn>
  *   <GrpHdr><MsgId>${messageId}</MsgId><CreDtTm>2026-11-21T10:30:00</CreDtTm></GrpHdr>
  *   <Ntfctn><Acct><Id><IBAN>NO9386011117947</IBAN></Id></Acct>

@@ -9,8 +9,11 @@ import fc from 'fast-check'
 import type { Payment } from '../payment.js'
 import type { PaymentIntentRequest } from '../codecs/requests.js'
 import { webhookEventTypes } from '../codecs/validators.js'
-import { completeForm, failForm, handle, receiveTransfer, type HttpRequest, type World } from '../http/service.js'
-import type { WebhookDelivery } from '../http/webhooks.js'
+import { handle, type HttpRequest } from '../http/handle.js'
+import { completeForm, failForm } from '../service/form.js'
+import { receiveTransfer } from '../service/transfers.js'
+import type { WebhookDelivery } from '../service/webhooks.js'
+import type { World } from '../service/world.js'
 import { invalidPaymentIntentRequestArb, opArb, patchOf, paymentIntentRequestArb, type Op } from './arbitraries.js'
 import {
   clockOf,
@@ -190,7 +193,7 @@ class Race implements Cmd {
     const expected: ServiceResponse[] = []
     for (let i = 0; i < 2; i++) {
       m.tick += 1
-      const [next, response, ds] = handle(world, model, { at: clockOf(m.tick), paymentReferenceID: UNKNOWN_ID, ...hooksOf(r) })
+      const { world: next, response, deliveries: ds } = handle(world, model, { at: clockOf(m.tick), paymentReferenceID: UNKNOWN_ID, ...hooksOf(r) })
       world = next
       expected.push(response)
       deliveries.push(...ds)
@@ -297,7 +300,7 @@ class OutsideEvent implements Cmd {
     if (!hasHook(r, hook)) return
     m.tick += 1
     const ctx = { at: clockOf(m.tick), ...hooksOf(r) }
-    let outcome: readonly [World, E.Either<unknown, Payment>, ReadonlyArray<WebhookDelivery>, ...unknown[]]
+    let outcome: { readonly world: World; readonly result: E.Either<unknown, Payment>; readonly deliveries: ReadonlyArray<WebhookDelivery> }
     if (this.what === 'completeForm') {
       m.steps.push({ kind: 'event', event: 'completeForm', paymentReferenceID: k.realId })
       if (skippedBy(m, r, hook, await r.sut.completeForm?.(k.realId))) return
@@ -315,12 +318,12 @@ class OutsideEvent implements Cmd {
       if (skippedBy(m, r, hook, await r.sut.receiveTransfer?.(k.realId, amount, kid))) return
       outcome = receiveTransfer(m.world, k.modelId, { amount, kid }, ctx)
     }
-    m.world = outcome[0]
-    const result = outcome[1]
+    m.world = outcome.world
+    const result = outcome.result
     const modelOutcome = E.isRight(result) ? result.right.status : String(field(result.left, 'code'))
     countEvent(r, `${this.what} ${modelOutcome}`)
     m.log.push(`${this.what} ${k.label}  (model: ${modelOutcome})`)
-    await compareWebhooks(m, r, outcome[2])
+    await compareWebhooks(m, r, outcome.deliveries)
   }
   /**
    * A bank transfer as the bank sends it: a KID and an amount, no payment id. The KID is the
@@ -341,8 +344,8 @@ class OutsideEvent implements Cmd {
     m.tick += 1
     m.steps.push({ kind: 'event', event: 'transferByKid', paymentReferenceID: known?.realId ?? '(no open invoice)', amount, kid })
     if (skippedBy(m, r, 'receiveTransferByKid', await send(kid, amount))) return
-    const [world, result, deliveries] =
-      payee === undefined ? ([m.world, undefined, []] as const) : receiveTransfer(m.world, payee.paymentReferenceID, { amount, kid }, { at: clockOf(m.tick), ...hooksOf(r) })
+    const { world, result, deliveries } =
+      payee === undefined ? ({ world: m.world, result: undefined, deliveries: [] } as const) : receiveTransfer(m.world, payee.paymentReferenceID, { amount, kid }, { at: clockOf(m.tick), ...hooksOf(r) })
     m.world = world
     countEvent(r, `transferByKid ${payee === undefined ? 'UnmatchedTransfer' : result !== undefined && E.isRight(result) ? result.right.status : String(field(result?.left, 'code'))}`)
     m.log.push(

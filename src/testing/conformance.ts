@@ -9,7 +9,8 @@
  * @module testing/conformance
  */
 import fc from 'fast-check'
-import { emptyWorld, handle } from '../http/service.js'
+import { handle } from '../http/handle.js'
+import { emptyWorld } from '../service/world.js'
 import { commandArbs } from './commands.js'
 import { clockOf, emptyTally, Mismatch, UNKNOWN_ID, type Model, type Real, type Tally } from './model.js'
 import { field, replaceAll } from './normalise.js'
@@ -31,7 +32,7 @@ const prefixOf = (seed: number, runId: string | undefined): string => {
  */
 const probeReads = async (options: CheckServiceOptions, notes: string[]): Promise<boolean> => {
   const request = { method: 'GET', path: `/payments/${UNKNOWN_ID}` }
-  const [, model] = handle(emptyWorld, request, { at: clockOf(0), paymentReferenceID: UNKNOWN_ID })
+  const { response: model } = handle(emptyWorld, request, { at: clockOf(0), paymentReferenceID: UNKNOWN_ID })
   const code = field(model.body, 'error', 'code')
   if (code !== 'PaymentNotFound') return false // this version of the model has no reads
   try {
@@ -96,7 +97,7 @@ const skippedNotes = (t: Tally): string[] =>
  *     // a fresh KID for every request, as a service makes them (two open invoices never share one)
  *     const made = kid.create(String(1000 + n), 'mod10')
  *     const invoiceKid = made._tag === 'Right' ? made.right : ''
- *     const [next, response] = handle(world, request, { at: new Date(Date.UTC(2026, 10, 21, 10, 0, n)).toISOString(), paymentReferenceID: id, kid: invoiceKid })
+ *     const { world: next, response } = handle(world, request, { at: new Date(Date.UTC(2026, 10, 21, 10, 0, n)).toISOString(), paymentReferenceID: id, kid: invoiceKid })
  *     world = next
  *     return { status: response.status, body: JSON.parse(JSON.stringify(response.body)) }
  *   },

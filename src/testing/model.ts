@@ -4,8 +4,9 @@
  *
  * @module testing/model
  */
-import type { handle, World } from '../http/service.js'
-import type { WebhookDelivery } from '../http/webhooks.js'
+import type { handle } from '../http/handle.js'
+import type { WebhookDelivery } from '../service/webhooks.js'
+import type { World } from '../service/world.js'
 import { deepEqual } from './harness.js'
 import { brief, differences, field, jsonCopy, normalise, replaceAll } from './normalise.js'
 import type { CheckServiceOptions, ReceivedWebhook, ReportedStep, ServiceRequest, ServiceResponse } from './types.js'
@@ -190,7 +191,7 @@ export const exchange = async (
 ): Promise<void> => {
   m.tick += 1
   const response = await sendLogged(m, r, real)
-  const [world, expected, deliveries] = model(m.world, response)
+  const { world, response: expected, deliveries } = model(m.world, response)
   m.world = world
   learn?.(response, expected.status)
   logRequest(m, real)

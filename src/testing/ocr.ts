@@ -6,7 +6,7 @@
  * @module testing/ocr
  */
 import fc from 'fast-check'
-import type { OcrAssignment, OcrTransaction, OcrTransmission } from '../http/ocr.js'
+import type { OcrAssignment, OcrTransaction, OcrTransmission } from '../bankFiles/ocrGiro.js'
 import { kidArb } from './arbitraries.js'
 
 // -------------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ const resendDifference = (request: ServiceRequest, key: string, n: number, first
  * const sut = withRetries({
  *   send: async (request) => {
  *     sends += 1
- *     const [next, response] = handle(world, request, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
+ *     const { world: next, response } = handle(world, request, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
  *     world = next
  *     return { status: response.status, body: response.body }
  *   }

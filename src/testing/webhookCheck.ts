@@ -4,7 +4,7 @@
  *
  * @module testing/webhookCheck
  */
-import type { WebhookDelivery } from '../http/webhooks.js'
+import type { WebhookDelivery } from '../service/webhooks.js'
 import { deepEqual } from './harness.js'
 import { differences, field, jsonCopy, normalise, replaceAll } from './normalise.js'
 import { Mismatch, modelIds, named, realIds, type Model, type Real } from './model.js'

@@ -179,7 +179,7 @@ describe('C17: receiveCamt054 over the kit\'s notifications', () => {
         const camt = parseCamt054(camt054Xml(draft))
         if (E.isLeft(ocr) || E.isLeft(camt)) throw new Error('the writers wrote a file paysplit refuses')
         const ctx = { at: atOf(50), catchAllUrl: CATCH_ALL }
-        const [w1, r1, d1, e1] = receiveOcrGiro(base, ocr.right, ctx)
+        const { world: w1, report: r1, deliveries: d1, events: e1 } = receiveOcrGiro(base, ocr.right, ctx)
         const [w2, r2, d2, e2] = receiveCamt054(base, camt.right, ctx)
         expect(w2.payments).toStrictEqual(w1.payments)
         expect([w2.customers, w2.references]).toStrictEqual([w1.customers, w1.references])

@@ -448,12 +448,12 @@ describe('the rules JSON Schema cannot express: ajv accepts, the codec refuses f
   it('patch-against-payment: a well-formed patch can still break the rules that need the payment', () => {
     let world: World = emptyWorld
     const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
-    ;[world] = handle(world, { method: 'POST', path: '/payments', body: valid }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
-    ;[world] = completeForm(world, id, { at: '2026-11-21T10:00:01.000Z' })
+    ;({ world } = handle(world, { method: 'POST', path: '/payments', body: valid }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id }))
+    ;({ world } = completeForm(world, id, { at: '2026-11-21T10:00:01.000Z' }))
     const patch = { moneySplitPatch: [{ splitID: 1, updateType: 'UpdateAmount', newAmount: 9500 }], newGrossAmount: 7 }
     expect(patchSchema(patch)).toBe(true)
     expect(decodeMoneySplitPatch(patch)._tag).toBe('Right')
-    const [, response] = handle(world, { method: 'POST', path: `/payments/${id}/refund/partially`, body: patch }, { at: '2026-11-21T10:00:02.000Z', paymentReferenceID: id })
+    const { response } = handle(world, { method: 'POST', path: `/payments/${id}/refund/partially`, body: patch }, { at: '2026-11-21T10:00:02.000Z', paymentReferenceID: id })
     expect(response.status).toBe(400)
     expect(response.body).toMatchObject({ success: false, error: { code: 'PatchSplitMismatch' } })
   })
@@ -506,7 +506,7 @@ describe('every answer of the service model is described by the document', () =>
       let clock = 0
       const ctx = () => ({ at: new Date(Date.UTC(2026, 10, 21, 10, 0, clock++)).toISOString(), paymentReferenceID: id, kid: invoiceKid })
       const call = (method: string, path: string, body: unknown): void => {
-        const [next, response] = handle(world, { method: method.toUpperCase(), path, body }, ctx())
+        const { world: next, response } = handle(world, { method: method.toUpperCase(), path, body }, ctx())
         world = next
         seen.add(`${method} ${templateOf(path) ?? path} ${response.status}`)
         const validate = documented(method, path, response.status)
@@ -591,7 +591,7 @@ describe('the bank transfer body and receiveTransferByKid agree on every rule JS
     let valid = 0
     let checkDigit = 0
     for (const body of bodies) {
-      const [, result] = receiveTransferByKid(emptyWorld, body as never, { at })
+      const { result } = receiveTransferByKid(emptyWorld, body as never, { at })
       const issues = result._tag === 'Left' && result.left.code === 'ValidationFailed' ? (result.left.issues ?? []) : []
       if (result._tag === 'Left' && result.left.code !== 'ValidationFailed') expect(result.left.code).toBe('UnmatchedTransfer')
       const expressed = new Set<string>()

@@ -92,9 +92,9 @@ if (r._tag === 'Right') {
 const d = decodePaymentIntentRequest({})
 if (d._tag === 'Left') { const issues: ReadonlyArray<Issue> | undefined = d.left.issues; void issues }
 void decodeMoneySplitPatch({}); void PaymentIntentRequest.decode({}); void kid.isValid('12'); void parseStatus('Charged')
-const [world, response, deliveries] = handle(emptyWorld, { method: 'POST', path: '/payments', body: {} }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
+const { world, response, deliveries, changes } = handle(emptyWorld, { method: 'POST', path: '/payments', body: {} }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
 const status: number = response.status
-void world; void deliveries; void status; void getPayment; void webhookDeliveries
+void world; void deliveries; void changes.payments; void status; void getPayment; void webhookDeliveries
 void httpStatusOf({ code: 'PaymentNotFound' }); void paymentIntentRequestArb; void given; void checkService
 const read = parseCamt054('<Document/>')
 if (read._tag === 'Right') {

@@ -62,10 +62,14 @@ export interface WebhookSenderOptions {
 }
 
 /**
- * What a handler gives back: `handle`'s world, response and deliveries first (anything after them,
+ * What a handler gives back: `handle`'s world, response and deliveries (the rest of its record,
  * such as the applied events, is not used here).
  */
-export type Served = readonly [World, HttpResponse, ReadonlyArray<WebhookDelivery>, ...unknown[]]
+export interface Served {
+  readonly world: World
+  readonly response: HttpResponse
+  readonly deliveries: ReadonlyArray<WebhookDelivery>
+}
 
 /** Options of {@link createPaymentsServer}; every one has a default. */
 export interface ServerOptions {
@@ -216,7 +220,7 @@ class WebhookSender {
       try {
         // a Standard Webhooks message, stamped and signed afresh for each attempt (docs/http.md)
         const message = webhookMessage(
-          { url: record.url, eventType: record.eventType as WebhookDelivery['eventType'], payload: record.payload },
+          { url: record.url, id: record.eventID, body: JSON.stringify(record.payload) },
           { timestamp: Math.floor(Date.now() / 1000) }
         )
         const signature = signer?.sign(message.id, new Date(message.timestamp * 1000), message.body)
@@ -299,11 +303,11 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
    */
   const runCommitted = async <R>(
     keys: SliceKeys,
-    step: (world: World) => readonly [World, R, ReadonlyArray<WebhookDelivery>, ...unknown[]]
+    step: (world: World) => { readonly world: World; readonly result: R; readonly deliveries: ReadonlyArray<WebhookDelivery> }
   ): Promise<R | undefined> => {
     for (let attempt = 1; attempt <= maxCommitAttempts; attempt++) {
       const before = await storage.load(keys)
-      const [after, result, deliveries] = step(before)
+      const { world: after, result, deliveries } = step(before)
       const changes = changesBetween(before, after, deliveries)
       if (isEmpty(changes)) return result
       const committed = await storage.commit(changes)
@@ -361,7 +365,8 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
         ...(kid !== undefined ? { kid } : {}),
         ...(catchAllUrl !== undefined ? { catchAllUrl } : {})
       }
-      return handler(world, { method, path, body }, ctx)
+      const served = handler(world, { method, path, body }, ctx)
+      return { world: served.world, result: served.response, deliveries: served.deliveries }
     })
     send(
       res,
@@ -386,7 +391,7 @@ export const createPaymentsServer = (options: ServerOptions = {}): PaymentsServe
 
   const operation = async (
     paymentReferenceID: string,
-    op: (world: World, at: string) => readonly [World, E.Either<PaymentError, Payment>, ReadonlyArray<WebhookDelivery>, ...unknown[]]
+    op: (world: World, at: string) => { readonly world: World; readonly result: E.Either<PaymentError, Payment>; readonly deliveries: ReadonlyArray<WebhookDelivery> }
   ): Promise<E.Either<PaymentError, Payment>> => {
     const keys: SliceKeys = { paymentReferenceIDs: [paymentReferenceID], externalPaymentReferenceIDs: none, customerExternalIDs: none }
     const result = await runCommitted(keys, (world) => op(world, clock()))

@@ -76,10 +76,10 @@ const service = (options: Adapter = {}) => {
   const hooks = catchAllUrl === undefined ? {} : { catchAllUrl }
   // ids shortened, and each run's prefix of references (k<seed>-r<n>-) as r<n>-
   const short = (text: string): string => text.replace(/6f1c3c52-3f51-4b8e-9a8e-0*([0-9a-f]+)/g, '#$1').replace(/\bk[0-9a-z]+-r(\d+)-/g, 'r$1-')
-  const keep = <A>(outcome: readonly [World, A, ReadonlyArray<WebhookDelivery>, ...unknown[]]): A => {
-    world = outcome[0]
-    sent.push(...outcome[2])
-    return outcome[1]
+  const keep = <O extends { readonly world: World; readonly deliveries: ReadonlyArray<WebhookDelivery> }>(outcome: O): O => {
+    world = outcome.world
+    sent.push(...outcome.deliveries)
+    return outcome
   }
   const members = {
     send: async (request: ServiceRequest) => {
@@ -94,7 +94,7 @@ const service = (options: Adapter = {}) => {
         ...(isInvoice ? { kid: (options.forgetKid === true ? undefined : stored?.kid) ?? newKid() } : {}),
         ...hooks
       }
-      const response = keep(handler(world, { method: request.method, path: request.path, ...(request.body === undefined ? {} : { body: request.body }) }, ctx))
+      const response = keep(handler(world, { method: request.method, path: request.path, ...(request.body === undefined ? {} : { body: request.body }) }, ctx)).response
       return Promise.resolve({ status: response.status, body: JSON.parse(JSON.stringify(response.body)) as unknown })
     },
     receivedWebhooks: async (): Promise<ReadonlyArray<ReceivedWebhook>> =>
@@ -103,16 +103,16 @@ const service = (options: Adapter = {}) => {
       n += 1
       trace.push(short(`completeForm ${id}`))
       if (options.formDown === true) return Promise.reject(new Error('form backend down'))
-      const result = keep(completeForm(world, id, { at: clock(), ...hooks }))
+      const result = keep(completeForm(world, id, { at: clock(), ...hooks })).result
       // a body whose eventType is not a string and which has no eventID: the log shows what it can
-      if (options.hookOnRefusedForm === true && E.isLeft(result)) sent.push({ url: CATCH_ALL, eventType: 'Reserved', payload: { eventType: { refused: 'Reserved', why: 'x'.repeat(80) } } as never })
+      if (options.hookOnRefusedForm === true && E.isLeft(result)) sent.push({ url: CATCH_ALL, eventType: 'Reserved', payload: { eventType: { refused: 'Reserved', why: 'x'.repeat(80) } } } as never)
       return Promise.resolve(result)
     },
     failForm: async (id: string, reason?: string): Promise<unknown> => {
       n += 1
       trace.push(short(`failForm ${id} ${String(reason)}`))
       if (options.formDown === true) return Promise.reject(new Error('form backend down'))
-      return Promise.resolve(keep(failForm(world, id, { at: clock(), ...hooks, ...(reason === undefined ? {} : { reason }) })))
+      return Promise.resolve(keep(failForm(world, id, { at: clock(), ...hooks, ...(reason === undefined ? {} : { reason }) })).result)
     },
     receiveTransfer: async (id: string, amount: number, kid: string): Promise<unknown> => {
       n += 1
@@ -121,7 +121,7 @@ const service = (options: Adapter = {}) => {
       const p = world.payments.get(id)
       const right = p?.kid
       const credited = options.settleOnAnyTransfer === true && p !== undefined ? Math.max(amount, p.grossAmount - p.paidAmount) : amount
-      return Promise.resolve(keep(receiveTransfer(world, id, { amount: credited, kid: options.ignoreKid === true && right !== undefined ? right : kid }, { at: clock(), ...hooks })))
+      return Promise.resolve(keep(receiveTransfer(world, id, { amount: credited, kid: options.ignoreKid === true && right !== undefined ? right : kid }, { at: clock(), ...hooks })).result)
     },
     reset: async (): Promise<void> => {
       trace.push('reset')

@@ -26,6 +26,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { kid as kids } from '../../src/index.js'
 import { handle, type HandleContext, type Handled, type HttpRequest, type World } from '../../src/http.js'
 import { checkService, describeReport, type CheckServiceOptions, type ServiceRequest, type ServiceResponse } from '../../src/testing.js'
+import { handled } from '../support/conformance.fixtures.js'
 
 type Handler = (world: World, request: HttpRequest, ctx: HandleContext) => Handled
 
@@ -78,9 +79,9 @@ const replayArgs = (replay: string): ReadonlyArray<string> =>
   }))
 
 /** Webhook deliveries of the bugs: what a handler stores with the state change. */
-const mapDeliveries = (f: (ds: Handled[2]) => Handled[2]): Handler => (world, request, ctx) => {
-  const [after, response, deliveries, events] = handle(world, request, ctx)
-  return [after, response, f(deliveries), events]
+const mapDeliveries = (f: (ds: Handled['deliveries']) => Handled['deliveries']): Handler => (world, request, ctx) => {
+  const { world: after, response, deliveries, events } = handle(world, request, ctx)
+  return handled(after, response, f(deliveries), events)
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
@@ -121,8 +122,8 @@ const planted: ReadonlyArray<readonly [name: string, make: () => ServerOptions, 
     'a wrong status code: a refused charge answers 400',
     () => ({
       handler: (world, request, ctx) => {
-        const [after, response, deliveries, events] = handle(world, request, ctx)
-        return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries, events]
+        const { world: after, response, deliveries, events } = handle(world, request, ctx)
+        return handled(after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries, events)
       }
     }),
     [],

@@ -40,6 +40,7 @@ import {
   type ServiceRequest,
   type ServiceResponse
 } from '../../src/testing.js'
+import { handled } from '../support/conformance.fixtures.js'
 
 // -------------------------------------------------------------------------------------
 // normalise
@@ -208,8 +209,8 @@ const service = (variant: Variant = {}): CheckServiceOptions => {
     received.push(...(variant.deliver?.(ws) ?? ws))
   }
   const handler = variant.handler ?? handle
-  const event = <T,>(operate: (at: string) => readonly [World, T, ReadonlyArray<WebhookDelivery>, ...unknown[]]): Promise<T> => {
-    const [next, result, deliveries] = operate(tick())
+  const event = <T,>(operate: (at: string) => { readonly world: World; readonly result: T; readonly deliveries: ReadonlyArray<WebhookDelivery> }): Promise<T> => {
+    const { world: next, result, deliveries } = operate(tick())
     world = next
     deliver(deliveries)
     return Promise.resolve(result)
@@ -221,7 +222,7 @@ const service = (variant: Variant = {}): CheckServiceOptions => {
       const ext: unknown = typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>)['externalPaymentReferenceID'] : undefined
       const stored = typeof ext === 'string' ? world.references.get(ext) : undefined
       const ctx: HandleContext = { at, paymentReferenceID: id, kid: stored?.kid ?? kidOf(n), catchAllUrl: CATCH_ALL }
-      const [next, response, deliveries] = handler(world, { method: request.method, path: request.path, body: json(request.body) }, ctx)
+      const { world: next, response, deliveries } = handler(world, { method: request.method, path: request.path, body: json(request.body) }, ctx)
       world = next
       deliver(deliveries)
       const res = { status: response.status, body: json(response.body) }
@@ -437,7 +438,7 @@ describe('checkService in process: broken services', () => {
     const cancelInvoice: Handler = (world, request, ctx) => {
       const p = paymentOf(world, request.path)
       if (request.path.endsWith('/cancel') && p?.kind === 'invoice' && p.status === 'Initiated') {
-        return [world, { status: 200, body: { success: true, response: 'Cancelled.' } } as unknown as Handled[1], [], []]
+        return handled(world, { status: 200, body: { success: true, response: 'Cancelled.' } } as unknown as Handled['response'], [], [])
       }
       return handle(world, request, ctx)
     }
@@ -464,7 +465,7 @@ describe('checkService in process: broken services', () => {
     const chargeImmediately: Handler = (world, request, ctx) => {
       const p = paymentOf(world, request.path)
       if (request.path.endsWith('/charge') && p?.chargeImmediately === true && p.status === 'Initiated') {
-        return [world, { status: 200, body: { success: true, response: 'Charged.' } } as unknown as Handled[1], [], []]
+        return handled(world, { status: 200, body: { success: true, response: 'Charged.' } } as unknown as Handled['response'], [], [])
       }
       return handle(world, request, ctx)
     }
@@ -507,8 +508,8 @@ describe('checkService in process: broken services', () => {
     const handler: Handler = (world, request, ctx) => {
       const out = handle(world, request, ctx)
       if (request.path !== '/payments') return out
-      if (out[1].status === 201) first ??= out[1].body
-      return out[1].status === 200 ? [out[0], { ...out[1], body: first } as Handled[1], out[2], out[3]] : out
+      if (out.response.status === 201) first ??= out.response.body
+      return out.response.status === 200 ? { ...out, response: { ...out.response, body: first } as Handled['response'] } : out
     }
     expect(summary(await check({ handler, onReset: () => (first = undefined) }, { kinds: ['card'] }))).toStrictEqual({
       numRuns: 10,

@@ -43,8 +43,8 @@ const auth = ['--api-key', devApiKey, '--webhooks', '--webhook-secret', devWebho
 const wrongStatus: Rules = {
   ...paysplitRules,
   handle: (world, request, ctx) => {
-    const [after, response, deliveries, events] = paysplitRules.handle(world, request, ctx)
-    return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries, events]
+    const out = paysplitRules.handle(world, request, ctx)
+    return request.path.endsWith('/charge') && out.response.status === 409 ? { ...out, response: { ...out.response, status: 400 } } : out
   }
 }
 const noMetaData: Rules = {

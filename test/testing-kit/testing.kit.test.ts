@@ -38,7 +38,7 @@ const liveService = (answer?: (request: ServiceRequest) => ServiceResponse | und
       paymentReferenceID: `6f1c3c52-3f51-4b8e-9a8e-${n.toString(16).padStart(12, '0')}`,
       kid: stored ?? (E.isRight(made) ? made.right : '')
     }
-    const [next, response, deliveries] = handle(world, { method: request.method, path: request.path, body: JSON.parse(JSON.stringify(request.body ?? null)) as unknown }, ctx)
+    const { world: next, response, deliveries } = handle(world, { method: request.method, path: request.path, body: JSON.parse(JSON.stringify(request.body ?? null)) as unknown }, ctx)
     world = next
     received.push(...deliveries.map((d: WebhookDelivery) => ({ url: d.url, body: JSON.parse(JSON.stringify(d.payload)) as unknown, headers: { 'webhook-id': d.payload.eventID } })))
     return Promise.resolve({ status: response.status, body: JSON.parse(JSON.stringify(response.body)) as unknown })
@@ -68,7 +68,7 @@ describe('namespaced runs: any number of calls share one service', () => {
 
 describe('only the contract: reads', () => {
   it('a service without the read routes passes, told so once in the notes (when paysplit’s model has the reads)', async () => {
-    const [, probe] = handle(emptyWorld, { method: 'GET', path: `/payments/${UNKNOWN}` }, { at: '2027-01-01T00:00:00.000Z', paymentReferenceID: UNKNOWN })
+    const { response: probe } = handle(emptyWorld, { method: 'GET', path: `/payments/${UNKNOWN}` }, { at: '2027-01-01T00:00:00.000Z', paymentReferenceID: UNKNOWN })
     const modelHasReads = (probe.body as { error?: { code?: string } }).error?.code === 'PaymentNotFound'
     const service = liveService((request) =>
       request.method === 'GET' && !request.path.endsWith('/cancel') ? { status: 405, body: { success: false, error: { code: 'MethodNotAllowed', message: 'POST only.' } } } : undefined

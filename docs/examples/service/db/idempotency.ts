@@ -9,8 +9,8 @@ import {
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_KEY_TTL_MS,
   idempotencyEntryKey,
-  type HttpResponse,
   type IdempotencyRecord,
+  type StoredResponse,
   type World
 } from 'paysplit/http'
 import { isSqlError, type Queryable } from './db.js'
@@ -85,11 +85,9 @@ export const loadKey = async (tx: Queryable, k: KeyOfRequest, world: World): Pro
   const record: IdempotencyRecord = {
     scope: k.scope,
     key: k.key,
-    method: row.method,
-    path: row.path,
-    ...(row.body === null ? {} : { body: JSON.parse(row.body) as unknown }),
-    response: JSON.parse(row.response) as HttpResponse,
-    at: row.first_at
+    at: row.first_at,
+    request: { method: row.method, path: row.path, ...(row.body === null ? {} : { body: JSON.parse(row.body) as unknown }) },
+    response: JSON.parse(row.response) as StoredResponse
   }
   return { ...world, idempotencyKeys: new Map([[idempotencyEntryKey(k.scope, k.key), record]]) }
 }
@@ -110,9 +108,9 @@ export const writeKey = async (tx: Queryable, k: KeyOfRequest, before: World, af
     [
       k.scope,
       k.key,
-      record.method,
-      record.path,
-      record.body === undefined ? null : JSON.stringify(record.body),
+      record.request.method,
+      record.request.path,
+      record.request.body === undefined ? null : JSON.stringify(record.request.body),
       JSON.stringify(record.response),
       record.at,
       new Date(Date.parse(record.at) + IDEMPOTENCY_KEY_TTL_MS).toISOString()

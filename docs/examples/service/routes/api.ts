@@ -124,7 +124,7 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
           const kid = isInvoice ? (stored?.kid ?? fixedKid ?? randomKid()) : undefined
           const ctx: HandleContext = { at: deps.now(), paymentReferenceID, ...(kid !== undefined ? { kid } : {}), ...catchAll, idempotencyScope }
           // the events paysplit applied come back with the answer: stored as they are
-          const [after, response, deliveries, events] = deps.rules.handle(world, { method, path: target, body, ...headers }, ctx)
+          const { world: after, response, deliveries, events } = deps.rules.handle(world, { method, path: target, body, ...headers }, ctx)
           return { world: after, result: response, deliveries, events }
         }
       },

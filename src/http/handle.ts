@@ -1,11 +1,9 @@
 /**
- * The in-memory service model (docs/rules.md C6, C9): the whole payments service as pure functions
- * over an immutable `World`. `handle` runs one HTTP request; the payment form and the bank have
- * their own operations (`bank.ts`). Each returns the new world, the outcome and the webhooks to
- * send; the world given is never changed, and entries a call did not touch are the same objects
- * in the new world (a store can diff by identity).
+ * `handle`: one HTTP request of the payments API run against the world (docs/rules.md C6, C9,
+ * C13, C15). It returns one record: the new world, the response, the webhooks to send, the events
+ * applied and the rows to write; the world given is never changed.
  *
- * @module service
+ * @module handle
  */
 import * as E from '../internal/either.js'
 import { decodePaymentIntentRequest } from '../codecs/decode.js'
@@ -17,30 +15,27 @@ import type { PaymentEvent } from '../events.js'
 import { kid as kidNumber } from '../kid.js'
 import type { Payment } from '../payment.js'
 import type { Customer, MoneySplitPatch } from '../codecs/requests.js'
-import { checkIdempotencyKey, rememberOutcome } from './idempotency.js'
 import { sameJson } from '../internal/json.js'
 import { isObject, own } from '../internal/own.js'
-import { handleRead } from './reads.js'
-import { errorResponse, mismatchResponse, notFound, successResponse, type HttpResponse } from './responses.js'
-import { isReadRoute, matchRoute, routeTakesBody, type PaymentRoute } from './routes.js'
+import { checkContext, invalidContext, kidIssue, unreadable, type Checked } from '../service/context.js'
+import { deliveriesOf, run } from '../service/operation.js'
+import { changesOf, NONE, noChanges, paymentChangeOf, type Outcome } from '../service/outcome.js'
 import {
-  checkContext,
-  deliveriesOf,
-  invalidContext,
   isWorld,
   keyOf,
-  kidIssue,
   mergeCustomer,
+  notFound,
   openInvoicesWithKid,
-  run,
   stateOf,
-  unreadable,
   withEntry,
-  type Checked,
-  type CreatedReference,
-  type Deliveries,
+  type CustomerRow,
+  type ReferenceRow,
   type World
-} from './world.js'
+} from '../service/world.js'
+import { checkIdempotencyKey, rememberOutcome } from './idempotency.js'
+import { handleRead } from './reads.js'
+import { errorResponse, mismatchResponse, successResponse, type HttpResponse } from './responses.js'
+import { isReadRoute, matchRoute, routeTakesBody, type PaymentRoute } from './routes.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -79,23 +74,17 @@ export interface HandleContext {
 }
 
 /**
- * The outcome of {@link handle}: the new world, the response, the webhooks to send, and the events
- * applied (docs/rules.md C6): in the order applied, each what `transition` gives for the same
- * command on the same state; `[]` when the world did not change (a refusal, a read, an idempotent
- * repeat). A service stores exactly these (an events table, an outbox) and never decides again.
+ * The outcome of {@link handle} (docs/rules.md C6, C15): the new world, the response, the webhooks
+ * to send, the events applied (in order, each what `transition` gives for the same command on the
+ * same state; `[]` when the world did not change: a refusal, a read, an idempotent repeat) and the
+ * rows to write. A service stores exactly these (an events table, an outbox) and never decides again.
  */
-export type Handled = readonly [
-  world: World,
-  response: HttpResponse,
-  deliveries: Deliveries,
-  events: ReadonlyArray<PaymentEvent>
-]
+export interface Handled extends Outcome {
+  readonly response: HttpResponse
+}
 
-/** Nothing applied. */
-const NONE: ReadonlyArray<never> = Object.freeze([])
-
-/** The world unchanged, with this response: nothing sent, nothing applied. */
-const unchanged = (world: World, response: HttpResponse): Handled => [world, response, NONE, NONE]
+/** The world unchanged, with this response: nothing sent, nothing applied, nothing to write. */
+const unchanged = (world: World, response: HttpResponse): Handled => ({ world, response, deliveries: NONE, events: NONE, changes: noChanges })
 
 // -------------------------------------------------------------------------------------
 // create
@@ -154,19 +143,35 @@ const handleCreate = (world: World, body: unknown, c: Checked): Handled => {
   if (E.isLeft(created)) return createError(world, created.left)
   // a state after an accepted create is a payment
   const [payment, events] = created.right as readonly [Payment, ReadonlyArray<PaymentEvent>]
-  const reference: CreatedReference = { paymentReferenceID: payment.paymentReferenceID, request, ...withKid }
-  const customer = own(request, 'customer') as Customer | undefined
+  const reference: ReferenceRow = {
+    externalPaymentReferenceID: request.externalPaymentReferenceID,
+    paymentReferenceID: payment.paymentReferenceID,
+    request,
+    ...withKid
+  }
+  const given = own(request, 'customer') as Customer | undefined
+  const customer: CustomerRow | undefined =
+    given === undefined
+      ? undefined
+      : { customerExternalID: request.customerExternalID, customer: mergeCustomer(world.customers.get(request.customerExternalID), given) }
   const next: World = {
     // the world's other parts (its idempotency keys, its OCR transmissions) are kept as they are
     ...world,
     payments: withEntry(world.payments, keyOf(payment.paymentReferenceID), payment),
-    customers:
-      customer === undefined
-        ? world.customers
-        : withEntry(world.customers, request.customerExternalID, mergeCustomer(world.customers.get(request.customerExternalID), customer)),
-    references: withEntry(world.references, request.externalPaymentReferenceID, reference)
+    customers: customer === undefined ? world.customers : withEntry(world.customers, customer.customerExternalID, customer.customer),
+    references: withEntry(world.references, reference.externalPaymentReferenceID, reference)
   }
-  return [next, successResponse(CREATE, payment, events), deliveriesOf(next, payment, events, c.catchAllUrl), events]
+  return {
+    world: next,
+    response: successResponse(CREATE, payment, events),
+    deliveries: deliveriesOf(next, payment, events, c.catchAllUrl),
+    events,
+    changes: changesOf({
+      payments: [paymentChangeOf(payment, events)],
+      customers: customer === undefined ? NONE : [customer],
+      references: [reference]
+    })
+  }
 }
 
 // -------------------------------------------------------------------------------------
@@ -190,8 +195,8 @@ const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Chec
     const error = ran.left.code === 'PaymentNotFound' ? notFound : ran.left
     return unchanged(world, errorResponse(route.name, error))
   }
-  const [next, payment, events, deliveries] = ran.right
-  return [next, successResponse(route, payment, events), deliveries, events]
+  const { world: next, payment, events, deliveries, change } = ran.right
+  return { world: next, response: successResponse(route, payment, events), deliveries, events, changes: changesOf({ payments: [change] }) }
 }
 
 // -------------------------------------------------------------------------------------
@@ -199,9 +204,11 @@ const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Chec
 // -------------------------------------------------------------------------------------
 
 /**
- * Runs one HTTP request against the world (docs/rules.md C6, C9): matches the route, checks the
- * context, runs the command, and returns the new world, the response (status, body, and headers
- * when there are any), the webhooks to send and the events applied (`[]` when nothing changed).
+ * Runs one HTTP request against the world (docs/rules.md C6, C9, C15): matches the route, checks
+ * the context, runs the command, and returns one record: `world` (the very one given when nothing
+ * changed), `response` (status, body, and headers when there are any), `deliveries` (the webhooks
+ * to send, each with its outbox `id` and `body`), `events` (those applied, in order; `[]` when
+ * nothing changed) and `changes` (the rows to write; all empty when nothing changed).
  *
  * - Routing comes first: 404 for an unknown path, 405 (with `headers.allow`) for a wrong method,
  *   whatever the context.
@@ -224,7 +231,9 @@ const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Chec
  * - A failure leaves the world as it was (the very same value) and sends no webhook.
  * - Webhook payloads carry the world's stored customer record (merged over every create).
  *
- * Only own properties of the request and the context are read.
+ * A service that keeps its data in a database loads the rows `requestKeys(request, ctx)` names,
+ * builds the world with `worldOf`, and writes `changes` (docs/rules.md C15). Only own properties
+ * of the request and the context are read.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -238,28 +247,32 @@ const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Chec
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
  * }
  * const ctx = { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, catchAllUrl: 'https://hooks.example/all' }
- * const [world, response, deliveries, events] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, ctx)
+ * const { world, response, deliveries, events, changes } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, ctx)
  * assert.strictEqual(response.status, 201)
  * assert.strictEqual(deliveries[0]?.eventType, 'Initiated')
  * // the events applied, to store as they are (the n-th of a payment names the webhook `${id}:n`)
  * assert.deepStrictEqual(events.map((e) => e.type), ['PaymentCreated'])
- * assert.strictEqual(deliveries[0]?.payload.eventID, `${id}:1`)
+ * assert.strictEqual(deliveries[0]?.id, `${id}:1`)
+ * // the rows to write: a new payment (from version 0) with its numbered event, and its reference
+ * assert.deepStrictEqual(changes.payments.map((p) => [p.fromVersion, p.events.map((e) => e.eventID)]), [[0, [`${id}:1`]]])
+ * assert.deepStrictEqual(changes.references.map((r) => r.externalPaymentReferenceID), ['order-1001'])
  * assert.strictEqual(emptyWorld.payments.size, 0) // the world given is not changed
- * // the same request again: the stored payment, 200, nothing new
- * const [again, repeat, none, noEvents] = handle(world, { method: 'POST', path: '/payments', body }, { ...ctx, paymentReferenceID: '1b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
- * assert.strictEqual(repeat.status, 200)
- * assert.strictEqual(again, world)
- * assert.strictEqual(none.length, 0)
- * assert.strictEqual(noEvents.length, 0)
+ * // the same request again: the stored payment, 200, nothing new, nothing to write
+ * const repeat = handle(world, { method: 'POST', path: '/payments', body }, { ...ctx, paymentReferenceID: '1b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
+ * assert.strictEqual(repeat.response.status, 200)
+ * assert.strictEqual(repeat.world, world)
+ * assert.strictEqual(repeat.deliveries.length, 0)
+ * assert.strictEqual(repeat.events.length, 0)
+ * assert.strictEqual(repeat.changes.payments.length, 0)
  * // charge is for reserved payments only: 409, and the outcome is in the status code; nothing applied
- * const [, charge, , refused] = handle(world, { method: 'POST', path: `/payments/${id}/charge` }, { ...ctx, at: '2026-11-21T10:01:00.000Z' })
- * assert.strictEqual(charge.status, 409)
- * assert.strictEqual(refused.length, 0)
+ * const charge = handle(world, { method: 'POST', path: `/payments/${id}/charge` }, { ...ctx, at: '2026-11-21T10:01:00.000Z' })
+ * assert.strictEqual(charge.response.status, 409)
+ * assert.strictEqual(charge.events.length, 0)
  * // a read: the payment as a webhook reports it
- * const [, read] = handle(world, { method: 'GET', path: `/payments/${id}` }, ctx)
+ * const { response: read } = handle(world, { method: 'GET', path: `/payments/${id}` }, ctx)
  * assert.ok(read.status === 200 && 'payment' in read.body && read.body.payment.paymentCreated.status === 'Initiated')
  * // a bad context is the service's fault
- * const [, fault] = handle(world, { method: 'POST', path: `/payments/${id}/cancel` }, { ...ctx, at: 'yesterday' })
+ * const { response: fault } = handle(world, { method: 'POST', path: `/payments/${id}/cancel` }, { ...ctx, at: 'yesterday' })
  * assert.strictEqual(fault.status, 500)
  */
 export const handle = (world: World, request: HttpRequest, ctx: HandleContext): Handled => {
@@ -276,15 +289,11 @@ export const handle = (world: World, request: HttpRequest, ctx: HandleContext): 
     const keyed = checkIdempotencyKey(world, request, ctx, route.name, checked.right.at)
     if (keyed.kind === 'answer') return unchanged(world, keyed.response)
     const body = own(request, 'body')
-    const [next, response, deliveries, events] = create ? handleCreate(world, body, checked.right) : handlePayment(world, route, body, checked.right)
-    return [rememberOutcome(keyed, world, next, response), response, deliveries, events]
+    const done = create ? handleCreate(world, body, checked.right) : handlePayment(world, route, body, checked.right)
+    const [next, kept] = rememberOutcome(keyed, world, done.world, done.response)
+    if (kept !== undefined) return { ...done, world: next, changes: { ...done.changes, idempotencyKeys: [kept] } }
+    return next === done.world ? done : { ...done, world: next }
   } catch {
     return unchanged(world, errorResponse(undefined, unreadable))
   }
 }
-
-// What the service model is made of, in one import (the entry `paysplit/http` lists each name).
-export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from './bank.js'
-export type { EventContext, FormOperated, Operated, Transfer } from './bank.js'
-export { emptyWorld, getCustomer, getPayment } from './world.js'
-export type { CreatedReference, Deliveries, World } from './world.js'

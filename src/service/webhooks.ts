@@ -8,7 +8,7 @@ import * as O from '../internal/option.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
 import type { Customer, WebhookEventType } from '../codecs/requests.js'
-import { moneySplitRecordOf, paymentCreatedOf, type WebhookPayment } from './responses.js'
+import { moneySplitRecordOf, paymentCreatedOf, type WebhookPayment } from './views.js'
 import { parseWebhookEventType } from '../codecs/validators.js'
 import { hasOwn, isObject, own } from '../internal/own.js'
 
@@ -27,9 +27,19 @@ export interface WebhookPayload {
   readonly payload: { readonly payment: WebhookPayment }
 }
 
-/** One webhook to send: where, which event type, and the body. */
-export interface WebhookDelivery {
+/**
+ * A webhook as a store keeps it to send (an outbox row, docs/rules.md C15): where, its id (the
+ * payload's `eventID`) and its body (the payload's JSON text, exactly what is sent and signed).
+ * `webhookMessage` takes one as it is, so nothing is parsed back to be signed.
+ */
+export interface StoredDelivery {
   readonly url: string
+  readonly id: string
+  readonly body: string
+}
+
+/** One webhook to send: where, which event type, the payload, and its `id` and JSON `body` ({@link StoredDelivery}). */
+export interface WebhookDelivery extends StoredDelivery {
   readonly eventType: WebhookEventType
   readonly payload: WebhookPayload
 }
@@ -121,7 +131,7 @@ export const normaliseWebhookEventType = (s: string): O.Option<WebhookEventType>
  *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
  * }
- * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, kid: invoiceKid })
+ * const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, kid: invoiceKid })
  * const invoice = world.payments.get(id)
  * assert.ok(invoice !== undefined)
  * assert.deepStrictEqual(webhookPaymentOf(invoice).kidNorwayInvoice, { kid: invoiceKid, paidAmount: 0 })
@@ -139,13 +149,14 @@ export const webhookPaymentOf = (payment: Payment, customer?: Customer): Webhook
 }
 
 /**
- * The webhooks to send after `events` happened to a payment (docs/rules.md C5, docs/rules.md I6): for each event
+ * The webhooks to send after `events` happened to a payment (docs/rules.md C5, docs/rules.md I6, C15): for each event
  * that has a webhook event type, one delivery to the catch-all url and one to each subscription
  * of that type, each distinct url once per event (catch-all first, then subscriptions in their
  * order). `payment` is the payment after the events, and `events` are its last `events.length`
  * events, so the n-th event of the payment (n = its version right after the event) gets the
  * `eventID` `<paymentReferenceID>:<n>`. Every payload reports `payment`; `createTime` is the
- * event's `at`.
+ * event's `at`. Each delivery also carries `id` (the `eventID`) and `body` (the payload's JSON
+ * text, the same for every url of an event): an outbox row, sent as it is.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -160,7 +171,7 @@ export const webhookPaymentOf = (payment: Payment, customer?: Customer): Webhook
  *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
  * }
- * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
  * const created = world.payments.get(id)
  * assert.ok(created !== undefined)
  * const completed = transition(created, { type: 'CompletePaymentForm', at: '2026-11-21T10:05:00.000Z' })
@@ -173,6 +184,8 @@ export const webhookPaymentOf = (payment: Payment, customer?: Customer): Webhook
  * assert.strictEqual(delivery.payload.eventID, `${id}:2`)
  * assert.strictEqual(delivery.payload.eventType, 'Charged')
  * assert.strictEqual(delivery.payload.createTime, '2026-11-21T10:05:00.000Z')
+ * assert.strictEqual(delivery.id, `${id}:2`)
+ * assert.deepStrictEqual(JSON.parse(delivery.body), delivery.payload)
  */
 export const webhookDeliveries = (
   payment: Payment,
@@ -195,18 +208,18 @@ export const webhookDeliveries = (
       if (O.isSome(t) && t.value === eventType && !urls.includes(s.url)) urls.push(s.url)
     }
     const eventID = `${payment.paymentReferenceID}:${first + index + 1}`
+    // one text per event: every url gets the same body
+    let body: string | undefined
     for (const url of urls) {
-      out.push({
-        url,
+      const payload: WebhookPayload = {
+        eventID,
+        createTime: event.at,
+        objectName: 'payment',
         eventType,
-        payload: {
-          eventID,
-          createTime: event.at,
-          objectName: 'payment',
-          eventType,
-          payload: { payment: webhookPaymentOf(payment, customer) }
-        }
-      })
+        payload: { payment: webhookPaymentOf(payment, customer) }
+      }
+      body ??= JSON.stringify(payload)
+      out.push({ url, eventType, payload, id: eventID, body })
     }
   })
   return out
