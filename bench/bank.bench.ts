@@ -73,7 +73,7 @@ for (const [name, version, batch] of shapes) {
   const xml = camt054Xml(draftOf(version, batch))
   xmls.set(name, xml)
   // the same report, or the comparison means nothing
-  const a = receiveCamt054(world, readCamt(xml), ctx)[1].map((r) => r.outcome).join()
+  const a = receiveCamt054(world, readCamt(xml), ctx).report.map((r) => r.outcome).join()
   const b = receiveOcrGiro(world, readOcr(text), ctx).report.map((r) => r.outcome).join()
   if (a !== b) throw new Error('the two files do not give the same report')
   const r = sideBySide(() => receiveCamt054(world, readCamt(xml), ctx), ocrTotal, 11)

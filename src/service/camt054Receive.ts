@@ -1,22 +1,23 @@
 /**
- * Bank notifications, applied (docs/rules.md C17): the transactions of a camt.054 notification
+ * Bank notifications, applied (docs/rules.md C15, C17): the transactions of a camt.054 notification
  * applied to the world through `receiveTransferByKid`, as an OCR giro file's are (one function,
- * `bankTransfers.ts`), once per message, each transaction once, with a report row per
- * transaction. Reads no XML: a notification is what `parseCamt054` gave.
+ * `bankTransfers.ts`), once per message, each transaction once, with a report row per transaction;
+ * and the rows a notification can read. Reads no XML: a notification is what `parseCamt054` gave.
  *
  * @module camt054Receive
  */
 import * as E from '../internal/either.js'
 import type { PaymentError } from '../errors.js'
 import { issue, validationError } from '../errors.js'
-import type { PaymentEvent } from '../events.js'
 import { own } from '../internal/own.js'
-import type { EventContext } from './operation.js'
-import type { OcrReportRow } from './ocrReceive.js'
-import { checkContext, unreadable } from './context.js'
-import { isWorld, type Deliveries, type World } from './world.js'
 import type { Camt054Notification, Camt054Refusal, Camt054Transaction } from '../bankFiles/camt054Model.js'
 import { applyTransfers, type BankTransfer, type TransferOutcome } from './bankTransfers.js'
+import { checkContext, unreadable } from './context.js'
+import type { OcrReportRow } from './ocrReceive.js'
+import type { EventContext } from './operation.js'
+import { NONE, noChanges, type Camt054Changes, type Outcome } from './outcome.js'
+import { noCamt054Keys, type Camt054RowKeys } from './rows.js'
+import { camt054TransactionKey, isWorld, type Camt054MessageRow, type Camt054TransactionRow, type World } from './world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -29,13 +30,15 @@ import { applyTransfers, type BankTransfer, type TransferOutcome } from './bankT
  */
 export type Camt054ReportRow = OcrReportRow
 
-/** The outcome of {@link receiveCamt054}: the new world, the report, the webhooks, the events. */
-export type Camt054Received = readonly [
-  world: World,
-  report: ReadonlyArray<Camt054ReportRow>,
-  deliveries: Deliveries,
-  events: ReadonlyArray<PaymentEvent>
-]
+/**
+ * The outcome of {@link receiveCamt054} (docs/rules.md C15): the record of `receiveOcrGiro` — the
+ * report, one row per transaction in document order — with the notification's rows among the
+ * changes.
+ */
+export interface Camt054Received extends Outcome {
+  readonly report: ReadonlyArray<Camt054ReportRow>
+  readonly changes: Camt054Changes
+}
 
 /**
  * How long a world remembers the notifications applied and the transactions seen: 400 days
@@ -53,7 +56,7 @@ export type Camt054Received = readonly [
  * ] }] }))
  * assert.ok(E.isRight(read))
  * // booked 401 days before `at`: refused, not applied
- * const [, report] = receiveCamt054(emptyWorld, read.right, { at: '2025-02-06T10:00:00.000Z' })
+ * const { report } = receiveCamt054(emptyWorld, read.right, { at: '2025-02-06T10:00:00.000Z' })
  * assert.ok(report[0]?.outcome === 'refused' && report[0].error.issues?.[0]?.params?.rule === 'too-old')
  */
 export const CAMT054_MEMORY_DAYS = 400
@@ -64,25 +67,10 @@ const DAY_MS = 86_400_000
 // keys and reasons
 // -------------------------------------------------------------------------------------
 
-/**
- * The key a transaction is recognised by when a bank sends it again in another notification
- * (docs/rules.md C17): its account, its entry's reference and its own reference (or, without one,
- * its position in the entry), joined by U+0000 (a character no XML text holds, so no two
- * transactions read from documents share a key by accident). A world remembers the keys of the
- * transactions seen; a service stores them as they are.
- *
- * @example
- * import * as assert from 'node:assert'
- * import { camt054TransactionKey } from 'paysplit/camt054'
- * assert.strictEqual(
- *   camt054TransactionKey({ account: 'NO9386011117947', entryReference: 'E-1', transactionReference: 'T-1', detailNumber: 1 }),
- *   'NO9386011117947\u0000E-1\u0000RT-1'
- * )
- * assert.strictEqual(camt054TransactionKey({ account: 'NO9386011117947', entryReference: 'E-1', detailNumber: 2 }), 'NO9386011117947\u0000E-1\u0000N2')
- */
-export const camt054TransactionKey = (t: Pick<Camt054Transaction, 'account' | 'entryReference' | 'transactionReference' | 'detailNumber'>): string => {
-  const reference = own(t, 'transactionReference') as string | undefined
-  return `${own(t, 'account') as string}\u0000${own(t, 'entryReference') as string}\u0000${reference === undefined ? `N${String(own(t, 'detailNumber'))}` : `R${reference}`}`
+/** The key a transaction is recognised by (`camt054TransactionKey`); `undefined` without an entry reference. */
+const keyOfTransaction = (t: Camt054Transaction): string | undefined => {
+  const entryReference = own(t, 'entryReference')
+  return typeof entryReference === 'string' && entryReference !== '' ? camt054TransactionKey(t) : undefined
 }
 
 const refusedBy = (path: string, reason: Parameters<typeof issue>[1], params: Record<string, string | number | ReadonlyArray<string | number | boolean>>): PaymentError =>
@@ -100,6 +88,9 @@ const reversal = refusedBy('reversal', 'not_one_of', { allowed: [false], rule: '
 const noReference = refusedBy('entryReference', 'required', { rule: 'reference' })
 
 const DUPLICATE = { outcome: 'duplicate' } as const
+
+/** No rows to write, the notification's lists included. */
+const noCamt054Changes: Camt054Changes = Object.freeze({ ...noChanges, camt054Messages: NONE, camt054Transactions: NONE })
 
 /** A transaction's report row: its number, KID (`''` when it has none) and amount, and what became of it. */
 const rowOf = (t: Camt054Transaction, o: TransferOutcome | typeof DUPLICATE): Camt054ReportRow => {
@@ -124,11 +115,70 @@ const transactionsOf = (notification: unknown): Camt054Transaction[] => {
   return Array.isArray(all) ? (all as Camt054Transaction[]) : []
 }
 
-/** A map of `key → YYYY-MM-DD` without the entries before `cutoff`. */
-const since = (m: unknown, cutoff: string): Map<string, string> => {
-  const kept = new Map<string, string>()
-  if (m instanceof Map) for (const [k, day] of m as Map<string, string>) if (day >= cutoff) kept.set(k, day)
+/** The rows of a world's map whose day (`dayOf`, `YYYY-MM-DD`) is `cutoff` or later, in a new map. */
+const since = <R>(m: unknown, cutoff: string, dayOf: (row: R) => unknown): Map<string, R> => {
+  const kept = new Map<string, R>()
+  if (m instanceof Map) {
+    for (const [k, row] of m as Map<string, R>) {
+      const day = dayOf(row)
+      if (typeof day === 'string' && day.slice(0, 10) >= cutoff) kept.set(k, row)
+    }
+  }
   return kept
+}
+
+const messageDay = (r: Camt054MessageRow): unknown => own(r, 'at')
+const bookingDay = (r: Camt054TransactionRow): unknown => own(r, 'bookingDate')
+
+// -------------------------------------------------------------------------------------
+// the rows to load
+// -------------------------------------------------------------------------------------
+
+/**
+ * The rows {@link receiveCamt054} can read for this notification (docs/rules.md C15, C17): the open
+ * invoices that hold the KIDs of its transactions (each KID once; a store loads them with their
+ * customers and references), its own row in `camt054Messages` (by `messageId`), and the rows in
+ * `camt054Transactions` of its transactions (by `camt054TransactionKey`, each once; a transaction
+ * without an entry reference has none), to know what was applied already. The other lists are
+ * empty: a store loads rows by key, never the whole memory. Own properties only; never throws (a
+ * notification that cannot be read names no rows).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { camt054Keys, camt054Xml, parseCamt054 } from 'paysplit/camt054'
+ * const read = parseCamt054(camt054Xml({ version: 'camt.054.001.08', messageId: 'MSG-1', createdAt: '2026-11-21T10:00:00', notifications: [{ account: 'NO9386011117947', entries: [
+ *   { accountServicerReference: 'E-1', currency: 'NOK', creditDebit: 'CRDT', bookingDate: '2026-11-21', details: [
+ *     { amount: '100.00', transactionReference: 'T-1', creditorReferences: ['12345674'] },
+ *     { amount: '50.00', creditorReferences: ['12345674'] }
+ *   ] }
+ * ] }] }))
+ * assert.ok(E.isRight(read))
+ * const keys = camt054Keys(read.right)
+ * assert.deepStrictEqual(keys.openInvoiceKids, ['12345674'])
+ * assert.deepStrictEqual(keys.camt054Messages, ['MSG-1'])
+ * assert.deepStrictEqual(keys.camt054Transactions, ['["NO9386011117947","E-1","T-1"]', '["NO9386011117947","E-1",2]'])
+ */
+export const camt054Keys = (notification: Camt054Notification): Camt054RowKeys => {
+  try {
+    const kids = new Set<string>()
+    const transactions = new Set<string>()
+    for (const t of transactionsOf(notification)) {
+      const kid = own(t, 'kid')
+      if (typeof kid === 'string') kids.add(kid)
+      const key = keyOfTransaction(t)
+      if (key !== undefined) transactions.add(key)
+    }
+    const messageId = own(notification, 'messageId')
+    return {
+      ...noCamt054Keys,
+      openInvoiceKids: [...kids],
+      camt054Messages: typeof messageId === 'string' ? [messageId] : NONE,
+      camt054Transactions: [...transactions]
+    }
+  } catch {
+    return noCamt054Keys
+  }
 }
 
 // -------------------------------------------------------------------------------------
@@ -151,6 +201,14 @@ const since = (m: unknown, cutoff: string): Map<string, string> => {
  * `duplicate` and not applied again. The world remembers both for 400 days
  * (`CAMT054_MEMORY_DAYS`; docs/decisions.md "camt.054 notifications"). A context that is not
  * valid refuses every row with `InvalidContext`, and nothing is remembered.
+ *
+ * It returns `receiveOcrGiro`'s record (docs/rules.md C15): `changes` hold every invoice the
+ * notification changed once (from its version before it, with all its events), the notification's
+ * row `{ messageId, at }` in `camt054Messages`, and in `camt054Transactions` a row
+ * `{ transactionKey, bookingDate }` per transaction it remembered (each one with an entry
+ * reference, applied or refused, unless too old); all empty when it changed nothing (a
+ * `duplicate` notification, a context that is not valid). The rows it can read:
+ * {@link camt054Keys}.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -177,38 +235,49 @@ const since = (m: unknown, cutoff: string): Map<string, string> => {
  *     </Ntry></Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`
  * const read = parseCamt054(xml('MSG-1'))
  * assert.ok(E.isRight(read))
- * const [after, report] = receiveCamt054(world, read.right, { at: '2026-11-21T11:00:00.000Z' })
- * assert.deepStrictEqual(report, [{ transactionNumber: 1, kid: made.right, amount: 10000, outcome: 'matched', paymentReferenceID: id }])
+ * const applied = receiveCamt054(world, read.right, { at: '2026-11-21T11:00:00.000Z' })
+ * assert.deepStrictEqual(applied.report, [{ transactionNumber: 1, kid: made.right, amount: 10000, outcome: 'matched', paymentReferenceID: id }])
+ * // the rows a store writes: the invoice, the notification, its transaction
+ * assert.deepStrictEqual(applied.changes.payments.map((p) => p.state.status), ['Charged'])
+ * assert.deepStrictEqual(applied.changes.camt054Messages, [{ messageId: 'MSG-1', at: '2026-11-21T11:00:00.000Z' }])
+ * assert.deepStrictEqual(applied.changes.camt054Transactions, [{ transactionKey: '["NO9386011117947","E-1",1]', bookingDate: '2026-11-21' }])
  * // the same entry sent again in another notification is a duplicate, not a second payment
  * const again = parseCamt054(xml('MSG-2'))
  * assert.ok(E.isRight(again))
- * const [same, twice] = receiveCamt054(after, again.right, { at: '2026-11-21T12:00:00.000Z' })
- * assert.strictEqual(twice[0]?.outcome, 'duplicate')
- * assert.strictEqual(same.payments, after.payments)
+ * const twice = receiveCamt054(applied.world, again.right, { at: '2026-11-21T12:00:00.000Z' })
+ * assert.strictEqual(twice.report[0]?.outcome, 'duplicate')
+ * assert.strictEqual(twice.world.payments, applied.world.payments)
+ * assert.strictEqual(twice.changes.payments.length, 0)
  */
 export const receiveCamt054 = (world: World, notification: Camt054Notification, ctx: EventContext): Camt054Received => {
   const transactions = transactionsOf(notification)
-  const refuseAll = (error: PaymentError): Camt054Received => [world, transactions.map((t) => rowOf(t, { outcome: 'refused', error })), [], []]
+  const unchanged = (outcome: (t: Camt054Transaction) => TransferOutcome | typeof DUPLICATE): Camt054Received => ({
+    world,
+    report: transactions.map((t) => rowOf(t, outcome(t))),
+    deliveries: NONE,
+    events: NONE,
+    changes: noCamt054Changes
+  })
+  const refuseAll = (error: PaymentError): Camt054Received => unchanged(() => ({ outcome: 'refused', error }))
   if (!isWorld(world)) return refuseAll(unreadable)
   const checked = checkContext(ctx, false)
   if (E.isLeft(checked)) return refuseAll(checked.left)
   const messageId = own(notification, 'messageId')
   if (typeof messageId !== 'string') return refuseAll(validationError([issue('messageId', 'type', { expected: 'string' })]))
   const { at, catchAllUrl } = checked.right
-  const today = at.slice(0, 10)
   // what a world remembers is bounded: 400 days of messages and of booked transactions (docs/decisions.md)
   const cutoff = new Date(Date.parse(at) - CAMT054_MEMORY_DAYS * DAY_MS).toISOString().slice(0, 10)
-  const messages = since(own(world, 'camt054Messages'), cutoff)
-  if (messages.has(messageId)) return [world, transactions.map((t) => rowOf(t, DUPLICATE)), [], []]
-  const seen = since(own(world, 'camt054Transactions'), cutoff)
+  const messages = since(own(world, 'camt054Messages'), cutoff, messageDay)
+  if (messages.has(messageId)) return unchanged(() => DUPLICATE)
+  const seen = since(own(world, 'camt054Transactions'), cutoff, bookingDay)
   const tooOld = refusedBy('bookingDate', 'too_small', { min: cutoff, rule: 'too-old' })
   // each transaction: a duplicate, or a transfer to apply (refused as it is when a rule refuses it)
   const duplicate: boolean[] = []
   const transfers: BankTransfer[] = []
+  const remembered: Camt054TransactionRow[] = []
   for (const t of transactions) {
-    const entryReference = own(t, 'entryReference')
     const bookingDate = own(t, 'bookingDate') as string
-    const key = typeof entryReference === 'string' && entryReference !== '' ? camt054TransactionKey(t) : undefined
+    const key = keyOfTransaction(t)
     if (key !== undefined && seen.has(key)) {
       duplicate.push(true)
       continue
@@ -217,7 +286,12 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
     const rule = own(t, 'refusal') as Camt054Refusal | undefined
     const refusal =
       rule !== undefined ? REFUSALS[rule] : own(t, 'reversal') === true ? reversal : key === undefined ? noReference : !(bookingDate >= cutoff) ? tooOld : undefined
-    if (key !== undefined && refusal !== tooOld) seen.set(key, bookingDate)
+    // remembered unless it is too old to be: then it is refused each time it comes
+    if (key !== undefined && refusal !== tooOld) {
+      const row: Camt054TransactionRow = { transactionKey: key, bookingDate }
+      seen.set(key, row)
+      remembered.push(row)
+    }
     const transfer: { kid?: string; amount: number; refusal?: PaymentError } = { amount: own(t, 'amount') as number }
     const kid = own(t, 'kid')
     if (typeof kid === 'string') transfer.kid = kid
@@ -228,6 +302,13 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
   const done = applyTransfers(world, transfers, context)
   let next = 0
   const report = transactions.map((t, i): Camt054ReportRow => rowOf(t, duplicate[i] === true ? DUPLICATE : (done.outcomes[next++] as TransferOutcome)))
-  messages.set(messageId, today)
-  return [{ ...world, payments: done.payments, camt054Messages: messages, camt054Transactions: seen }, report, done.deliveries, done.events]
+  const message: Camt054MessageRow = { messageId, at }
+  messages.set(messageId, message)
+  return {
+    world: { ...world, payments: done.payments, camt054Messages: messages, camt054Transactions: seen },
+    report,
+    deliveries: done.deliveries,
+    events: done.events,
+    changes: { ...noCamt054Changes, payments: done.changes, camt054Messages: [message], camt054Transactions: remembered }
+  }
 }

@@ -1,8 +1,8 @@
 /**
  * C17, as properties over the kit's camt.054 notifications: every generated document reads as
  * what it holds; one element edited is refused or changes exactly what it touches; the same
- * transfers written as an OCR giro file and as a camt.054 notification give the same world and
- * report; the same transactions sent again in another notification change nothing.
+ * transfers written as an OCR giro file and as a camt.054 notification give the same world,
+ * report and equivalent changes; the same transactions sent again in another notification change nothing.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
@@ -163,7 +163,7 @@ describe('C17: receiveCamt054 over the kit\'s notifications', () => {
     amount: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 7000 }) }, { weight: 1, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: -500, max: -1 }) })
   })
 
-  it('C17 the same transfers as an OCR giro file and as a camt.054 notification give the same world and the same report', () => {
+  it('C17 the same transfers as an OCR giro file and as a camt.054 notification give the same world, the same report and equivalent changes', () => {
     fc.assert(
       fc.property(fc.array(transfer, { maxLength: 8 }), fc.constantFrom('camt.054.001.02' as const, 'camt.054.001.04' as const, 'camt.054.001.08' as const), fc.boolean(), (drawn, version, batch) => {
         // money going back is a credit note in one assignment (its net at 0 or above) and a debit
@@ -179,13 +179,20 @@ describe('C17: receiveCamt054 over the kit\'s notifications', () => {
         const camt = parseCamt054(camt054Xml(draft))
         if (E.isLeft(ocr) || E.isLeft(camt)) throw new Error('the writers wrote a file paysplit refuses')
         const ctx = { at: atOf(50), catchAllUrl: CATCH_ALL }
-        const { world: w1, report: r1, deliveries: d1, events: e1 } = receiveOcrGiro(base, ocr.right, ctx)
-        const [w2, r2, d2, e2] = receiveCamt054(base, camt.right, ctx)
-        expect(w2.payments).toStrictEqual(w1.payments)
-        expect([w2.customers, w2.references]).toStrictEqual([w1.customers, w1.references])
-        expect(r2).toStrictEqual(r1)
-        expect(d2).toStrictEqual(d1)
-        expect(e2).toStrictEqual(e1)
+        const giro = receiveOcrGiro(base, ocr.right, ctx)
+        const notified = receiveCamt054(base, camt.right, ctx)
+        expect(notified.world.payments).toStrictEqual(giro.world.payments)
+        expect([notified.world.customers, notified.world.references]).toStrictEqual([giro.world.customers, giro.world.references])
+        expect(notified.report).toStrictEqual(giro.report)
+        expect(notified.deliveries).toStrictEqual(giro.deliveries)
+        expect(notified.events).toStrictEqual(giro.events)
+        // equivalent changes: the same payment rows; each file's own row of being applied
+        const { ocrTransmissions, ...giroRows } = giro.changes
+        const { camt054Messages, camt054Transactions, ocrTransmissions: none, ...notifiedRows } = notified.changes
+        expect([notifiedRows, none]).toStrictEqual([giroRows, []])
+        expect(ocrTransmissions.map((r) => r.at)).toStrictEqual([ctx.at])
+        expect(camt054Messages).toStrictEqual([{ messageId: 'MSG-1', at: ctx.at }])
+        expect(camt054Transactions.map((r) => r.bookingDate)).toStrictEqual(transfers.map(() => DAY))
       })
     )
   })
@@ -198,10 +205,12 @@ describe('C17: receiveCamt054 over the kit\'s notifications', () => {
         const first = parseCamt054(camt054Xml(today))
         const second = parseCamt054(camt054Xml({ ...today, messageId: `${today.messageId.slice(0, 30)}-sent` }))
         if (E.isLeft(first) || E.isLeft(second)) throw new Error('the kit wrote a document paysplit refuses')
-        const [once] = receiveCamt054(base, first.right, { at: atOf(50) })
-        const [twice, report, deliveries, events] = receiveCamt054(once, second.right, { at: atOf(51) })
+        const { world: once } = receiveCamt054(base, first.right, { at: atOf(50) })
+        const { world: twice, report, deliveries, events, changes } = receiveCamt054(once, second.right, { at: atOf(51) })
         expect(twice.payments).toBe(once.payments)
         expect([deliveries, events]).toStrictEqual([[], []])
+        // nothing to write but the second notification's own row
+        expect([changes.payments, changes.camt054Transactions, changes.camt054Messages.length]).toStrictEqual([[], [], 1])
         for (const r of report) {
           expect(r.outcome === 'duplicate' || (r.outcome === 'refused' && r.error.issues?.[0]?.params?.['rule'] === 'reference')).toBe(true)
         }

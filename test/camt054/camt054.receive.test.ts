@@ -60,7 +60,7 @@ describe('C17: receiveCamt054', () => {
       credit('E-7', [{ kid: kidOf(1), amount: '100.00' }]),
       credit('E-8', [{ kid: kidOf(2), amount: '60.00' }])
     ])
-    const [world, report, deliveries, events] = receiveCamt054(s.world, n, { at: AT, catchAllUrl: CATCH_ALL })
+    const { world, report, deliveries, events } = receiveCamt054(s.world, n, { at: AT, catchAllUrl: CATCH_ALL })
     expect(report.map((r) => [r.transactionNumber, r.kid, r.amount, r.outcome, r.outcome === 'matched' ? r.paymentReferenceID : ruleOf(r)])).toStrictEqual([
       [1, kidOf(1), 10000, 'matched', ids[0]],
       [2, kidOf(9), 500, 'unmatched', undefined],
@@ -91,47 +91,48 @@ describe('C17: receiveCamt054', () => {
         { ...credit('E-3', [{ kid: kidOf(1), amount: '10.00' }]), accountServicerReference: undefined }
       ] }]
     })
-    const [, report] = receiveCamt054(s.world, several, { at: AT })
+    const { report } = receiveCamt054(s.world, several, { at: AT })
     expect(report.map(ruleOf)).toStrictEqual(['creditor-references', 'batch-without-details', 'reference'])
   })
 
   it('C17 a notification applies once, by its messageId: again, it changes nothing and reports every row duplicate', () => {
     const { s } = withInvoices(1)
     const n = notification([credit('E-1', [{ kid: kidOf(1), amount: '40.00' }])])
-    const [w1, r1] = receiveCamt054(s.world, n, { at: AT })
+    const { world: w1, report: r1 } = receiveCamt054(s.world, n, { at: AT })
     expect(r1[0]?.outcome).toBe('matched')
-    const [w2, r2, d2, e2] = receiveCamt054(w1, n, { at: atOf(101) })
+    const { world: w2, report: r2, deliveries: d2, events: e2, changes } = receiveCamt054(w1, n, { at: atOf(101) })
     expect(w2).toBe(w1)
     expect([r2, d2, e2]).toStrictEqual([[{ transactionNumber: 1, kid: kidOf(1), amount: 4000, outcome: 'duplicate' }], [], []])
-    expect([...(w1.camt054Messages ?? new Map())]).toStrictEqual([['MSG-1', AT.slice(0, 10)]])
+    expect([changes.payments, changes.camt054Messages, changes.camt054Transactions]).toStrictEqual([[], [], []])
+    expect([...(w1.camt054Messages ?? new Map())]).toStrictEqual([['MSG-1', { messageId: 'MSG-1', at: AT }]])
   })
 
   it('C17 a transaction a bank sends again in another notification (same account, entry and transaction reference) is duplicate; another account\'s or another reference\'s is not', () => {
     const { s, ids } = withInvoices(1)
     const first = notification([credit('E-1', [{ kid: kidOf(1), amount: '40.00', ref: 'T-1' }, { kid: kidOf(1), amount: '10.00' }])], 'MSG-1')
-    const [w1] = receiveCamt054(s.world, first, { at: AT })
+    const { world: w1 } = receiveCamt054(s.world, first, { at: AT })
     // the intraday notification's entry again in the end-of-day one, with a new transaction beside it
     const again = notification([credit('E-1', [{ kid: kidOf(1), amount: '40.00', ref: 'T-1' }, { kid: kidOf(1), amount: '10.00' }]), credit('E-2', [{ kid: kidOf(1), amount: '5.00', ref: 'T-1' }])], 'MSG-2')
-    const [w2, r2] = receiveCamt054(w1, again, { at: atOf(200) })
+    const { world: w2, report: r2 } = receiveCamt054(w1, again, { at: atOf(200) })
     expect(r2.map((r) => r.outcome)).toStrictEqual(['duplicate', 'duplicate', 'matched'])
     const other = notification([credit('E-1', [{ kid: kidOf(1), amount: '1.00', ref: 'T-1' }])], 'MSG-3', 'NO0000000000018')
-    const [w3, r3] = receiveCamt054(w2, other, { at: atOf(300) })
+    const { world: w3, report: r3 } = receiveCamt054(w2, other, { at: atOf(300) })
     expect(r3.map((r) => r.outcome)).toStrictEqual(['matched'])
     const p = getPayment(w3, ids[0]!)
     expect(p._tag === 'Some' && p.value.paidAmount).toBe(5600)
     expect(w3.camt054Transactions?.has(camt054TransactionKey({ account: 'NO9386011117947', entryReference: 'E-1', transactionReference: 'T-1', detailNumber: 1 }))).toBe(true)
     // within one notification, the same transaction twice: the second is a duplicate
     const twice = notification([credit('E-9', [{ kid: kidOf(1), amount: '1.00', ref: 'T-9' }, { kid: kidOf(1), amount: '1.00', ref: 'T-9' }])], 'MSG-4')
-    expect(receiveCamt054(w3, twice, { at: atOf(400) })[1].map((r) => r.outcome)).toStrictEqual(['matched', 'duplicate'])
+    expect(receiveCamt054(w3, twice, { at: atOf(400) }).report.map((r) => r.outcome)).toStrictEqual(['matched', 'duplicate'])
   })
 
   it('C17 what a world remembers is bounded: messages and transactions are forgotten 400 days on, and a transaction booked before that is refused, never applied twice', () => {
     const { s } = withInvoices(1)
     const n = notification([credit('E-1', [{ kid: kidOf(1), amount: '40.00', ref: 'T-1' }])], 'MSG-1')
-    const [w1] = receiveCamt054(s.world, n, { at: AT })
+    const { world: w1 } = receiveCamt054(s.world, n, { at: AT })
     const later = new Date(Date.parse(AT) + (CAMT054_MEMORY_DAYS + 1) * 86_400_000).toISOString()
     // the same notification 401 days later: forgotten, but booked too long ago to be applied again
-    const [w2, r2, d2] = receiveCamt054(w1, n, { at: later })
+    const { world: w2, report: r2, deliveries: d2 } = receiveCamt054(w1, n, { at: later })
     expect([r2.map(ruleOf), d2]).toStrictEqual([['too-old'], []])
     expect(w2.payments).toBe(w1.payments)
     expect([...(w2.camt054Messages?.keys() ?? [])]).toStrictEqual(['MSG-1'])
@@ -139,31 +140,33 @@ describe('C17: receiveCamt054', () => {
     // a day before the bound, it is still remembered
     const within = new Date(Date.parse(AT) + (CAMT054_MEMORY_DAYS - 1) * 86_400_000).toISOString()
     const resent = notification([credit('E-1', [{ kid: kidOf(1), amount: '40.00', ref: 'T-1' }])], 'MSG-2')
-    expect(receiveCamt054(w1, resent, { at: within })[1].map((r) => r.outcome)).toStrictEqual(['duplicate'])
+    expect(receiveCamt054(w1, resent, { at: within }).report.map((r) => r.outcome)).toStrictEqual(['duplicate'])
   })
 
   it('C17 a context that is not valid refuses every row with InvalidContext and remembers nothing', () => {
     const { s } = withInvoices(1)
     const n = notification([credit('E-1', [{ kid: kidOf(1), amount: '40.00' }])])
-    const [w, report] = receiveCamt054(s.world, n, { at: 'yesterday' })
+    const { world: w, report, changes } = receiveCamt054(s.world, n, { at: 'yesterday' })
     expect(w).toBe(s.world)
     expect(report[0]?.outcome === 'refused' && report[0].error.code).toBe('InvalidContext')
-    expect(receiveCamt054(w, n, { at: AT })[1][0]?.outcome).toBe('matched')
+    expect(changes.camt054Messages).toStrictEqual([])
+    expect(receiveCamt054(w, n, { at: AT }).report[0]?.outcome).toBe('matched')
   })
 
   it('C17 the world given is not changed; a polluted prototype adds no message or transaction seen', () => {
     const { s } = withInvoices(1)
-    const before: World = s.world
+    // a world without memories of its own: only the prototype's could be read
+    const before: World = { payments: s.world.payments, customers: s.world.customers, references: s.world.references }
     const n = notification([credit('E-1', [{ kid: kidOf(1), amount: '40.00', ref: 'T-1' }])])
     const proto = Object.prototype as Record<string, unknown>
-    proto['camt054Messages'] = new Map([['MSG-1', '2026-11-21']])
-    proto['camt054Transactions'] = new Map([[camt054TransactionKey(n.transactions[0]!), '2026-11-21']])
+    proto['camt054Messages'] = new Map([['MSG-1', { messageId: 'MSG-1', at: AT }]])
+    proto['camt054Transactions'] = new Map([[camt054TransactionKey(n.transactions[0]!), { transactionKey: camt054TransactionKey(n.transactions[0]!), bookingDate: '2026-11-21' }]])
     try {
-      expect(receiveCamt054(before, n, { at: AT })[1][0]?.outcome).toBe('matched')
+      expect(receiveCamt054(before, n, { at: AT }).report[0]?.outcome).toBe('matched')
     } finally {
       delete proto['camt054Messages']
       delete proto['camt054Transactions']
     }
-    expect([before.camt054Messages, before.camt054Transactions]).toStrictEqual([undefined, undefined])
+    expect(Object.keys(before)).toStrictEqual(['payments', 'customers', 'references'])
   })
 })
