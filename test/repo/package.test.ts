@@ -63,7 +63,8 @@ out.route = http.matchRoute('POST', '/payments')._tag
 out.httpStatus = http.httpStatusOf({ code: 'InvoiceCannotBeCancelled' })
 out.sampled = fc.sample(testing.paymentIntentRequestArb(), { numRuns: 20, seed: 1 }).every((r) => codecs.decodePaymentIntentRequest(r)._tag === 'Right')
 const notification = camt054.parseCamt054(testing.camt054Xml({ version: 'camt.054.001.08', messageId: 'M-1', createdAt: '2026-11-21T10:00:00', notifications: [{ account: 'NO9386011117947', entries: [{ accountServicerReference: 'E-1', currency: 'NOK', creditDebit: 'CRDT', bookingDate: '2026-11-21', details: [{ amount: '12.34', creditorReferences: ['12345674'] }] }] }] }))
-out.camt054 = notification._tag === 'Right' ? camt054.receiveCamt054(http.emptyWorld, notification.right, { at: '2026-11-21T10:00:00.000Z' })[1].map((r) => [r.kid, r.amount, r.outcome]) : notification.left.code
+out.camt054 = notification._tag === 'Right' ? camt054.receiveCamt054(http.emptyWorld, notification.right, { at: '2026-11-21T10:00:00.000Z' }).report.map((r) => [r.kid, r.amount, r.outcome]) : notification.left.code
+out.camt054Rows = notification._tag === 'Right' ? http.receiveCamt054(http.emptyWorld, notification.right, { at: '2026-11-21T10:00:00.000Z' }).changes.camt054Messages.concat(http.camt054Keys(notification.right).camt054Messages) : notification.left.code
 console.log(JSON.stringify(out))
 `
 }
@@ -76,6 +77,7 @@ import type { Issue } from 'paysplit/codecs'
 import { handle, emptyWorld, webhookDeliveries, httpStatusOf, getPayment } from 'paysplit/http'
 import { parseCamt054, receiveCamt054 } from 'paysplit/camt054'
 import type { Camt054Notification, Camt054ReportRow } from 'paysplit/camt054'
+import { camt054Keys, receiveCamt054 as applyCamt054, type Camt054Changes, type Camt054RowKeys } from 'paysplit/http'
 import { paymentIntentRequestArb, given, checkService } from 'paysplit/testing'
 const c: Command = { type: 'ChargePayment', at: '2026-11-21T10:00:00.000Z' }
 const r = transition(initialState, c)
@@ -99,8 +101,10 @@ void httpStatusOf({ code: 'PaymentNotFound' }); void paymentIntentRequestArb; vo
 const read = parseCamt054('<Document/>')
 if (read._tag === 'Right') {
   const n: Camt054Notification = read.right
-  const rows: ReadonlyArray<Camt054ReportRow> = receiveCamt054(emptyWorld, n, { at: '2026-11-21T10:00:00.000Z' })[1]
-  void rows
+  const rows: ReadonlyArray<Camt054ReportRow> = receiveCamt054(emptyWorld, n, { at: '2026-11-21T10:00:00.000Z' }).report
+  const written: Camt054Changes = applyCamt054(emptyWorld, n, { at: '2026-11-21T10:00:00.000Z' }).changes
+  const keys: Camt054RowKeys = camt054Keys(n)
+  void rows; void written.camt054Transactions; void keys.camt054Messages
 }
 `
 
@@ -140,7 +144,8 @@ describe('the built package, imported by name from outside the repo', () => {
     route: 'Right',
     httpStatus: 409,
     sampled: true,
-    camt054: [['12345674', 1234, 'unmatched']]
+    camt054: [['12345674', 1234, 'unmatched']],
+    camt054Rows: [{ messageId: 'M-1', at: '2026-11-21T10:00:00.000Z' }, 'M-1']
   }
 
   it.each(['typed.mts', 'typed.cts'])('%s type-checks against the built typings (strict, node16)', (file) => {
