@@ -96,7 +96,7 @@ export { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_TTL_MS } from './http/idemp
 
 // the payment form and the bank
 export type { EventContext } from './service/operation.js'
-export { completeForm, failForm } from './service/form.js'
+export { completeForm, failForm, formKeys } from './service/form.js'
 export { receiveTransfer, receiveTransferByKid, transferKeys } from './service/transfers.js'
 export type { Transfer } from './service/transfers.js'
 

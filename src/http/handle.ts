@@ -224,10 +224,11 @@ const handlePayment = (world: World, route: PaymentRoute, body: unknown, c: Chec
  *   409 `DuplicateKid`). The payment is created as `ctx.paymentReferenceID` (201), its customer
  *   created or updated when the request has `customer`, and its `Initiated` webhooks returned.
  * - the other endpoints: run their command on the payment of the path; an unknown payment is 404.
- * - Safe retries (docs/rules.md C13): after the context, the `idempotency-key` of `headers` (1–255
- *   printable ASCII, else 400): the same key (per `ctx.idempotencyScope`) with the same request
- *   gets its stored response, nothing changed; with another request, 409 `IdempotencyKeyReused`.
- *   Kept 24 hours from the `at` of its first use; reads ignore the header.
+ * - Safe retries (docs/rules.md C13): after the context, the `idempotency-key` of `headers`, a
+ *   structured-field string or bare (`"abc"` and `abc` are one key; 1–255 printable ASCII, else
+ *   400): the same key (per `ctx.idempotencyScope`) with the same request gets its stored
+ *   response, nothing changed; with another request, 422 `IdempotencyKeyReused`. Kept 24 hours
+ *   from the `at` of its first use; reads ignore the header.
  * - A failure leaves the world as it was (the very same value) and sends no webhook.
  * - Webhook payloads carry the world's stored customer record (merged over every create).
  *

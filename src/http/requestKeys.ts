@@ -37,7 +37,8 @@ const strings = (...values: ReadonlyArray<unknown>): ReadonlyArray<string> => va
  *   reference) and `customerExternalID` (the record to merge), and the open invoices that hold the
  *   context's `kid` (`DuplicateKid`);
  * - every `POST` with a valid `idempotency-key`: `idempotency`, its `{ scope, key }` (the context's
- *   `idempotencyScope`, absent for the shared scope).
+ *   `idempotencyScope`, absent for the shared scope; the key as `handle` reads it, a
+ *   structured-field string unquoted: `"r-1"` names the key `r-1`, docs/rules.md C13).
  *
  * A store loads these rows, and with every payment its customer and reference, and with every
  * reference its payment; `handle` on that slice answers as on the whole world. An unknown route
@@ -53,6 +54,8 @@ const strings = (...values: ReadonlyArray<unknown>): ReadonlyArray<string> => va
  *   paymentReferenceIDs: [id.toLowerCase()], externalPaymentReferenceIDs: [], customerExternalIDs: [], openInvoiceKids: [],
  *   idempotency: { scope: 'api-key-7', key: 'r-1' }
  * })
+ * const quoted = requestKeys({ method: 'POST', path: `/payments/${id}/refund`, headers: { 'idempotency-key': '"r-1"' } }, ctx)
+ * assert.deepStrictEqual(quoted.idempotency, { scope: 'api-key-7', key: 'r-1' })
  * const body = { externalPaymentReferenceID: 'order-1001', customerExternalID: 'customer-42' }
  * const create = requestKeys({ method: 'POST', path: '/payments#x', body }, { ...ctx, kid: '12345674' })
  * assert.deepStrictEqual(create.paymentReferenceIDs, ['6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10'])

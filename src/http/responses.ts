@@ -167,9 +167,9 @@ export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
   AdjustNotAllowedInStatus: 409,
   TransferNotAllowedInStatus: 409,
   ConcurrentModification: 409,
-  IdempotencyKeyReused: 409,
   IdempotencyKeyInFlight: 409,
   PayloadTooLarge: 413,
+  IdempotencyKeyReused: 422,
   InvalidContext: 500,
   UnsupportedSchemaVersion: 500
 }
@@ -179,7 +179,8 @@ export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
  * payment, customer or route (and for a bank transfer no open invoice matches), 405 for a wrong
  * method, 409 for a command the payment's kind or status forbids and for conflicts
  * (`NothingToRefund`, `PaymentAlreadyExists`, `DuplicateExternalPaymentReference`, `DuplicateKid`,
- * `ConcurrentModification`, `IdempotencyKeyReused`, `IdempotencyKeyInFlight`), 413 for a body over a server's limit, 500 for the service's own
+ * `ConcurrentModification`, `IdempotencyKeyInFlight`), 413 for a body over a server's limit, 422 for an
+ * `idempotency-key` sent again with another request (`IdempotencyKeyReused`), 500 for the service's own
  * faults (`InvalidContext`, `UnsupportedSchemaVersion`). A PaymentError is a WireError, so `httpStatusOf(paymentError)` works; a code paysplit
  * does not know (a JavaScript caller's invention) gives 500.
  *
@@ -189,6 +190,7 @@ export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
  * assert.strictEqual(httpStatusOf({ code: 'CancelNotAllowedInStatus' }), 409)
  * assert.strictEqual(httpStatusOf({ code: 'GrossAmountMismatch' }), 400)
  * assert.strictEqual(httpStatusOf({ code: 'PaymentNotFound' }), 404)
+ * assert.strictEqual(httpStatusOf({ code: 'IdempotencyKeyReused' }), 422)
  */
 export const httpStatusOf = (error: { readonly code: WireErrorCode }): number => {
   const code: unknown = typeof error === 'object' && error !== null ? error.code : undefined

@@ -17,7 +17,16 @@ import type { OcrReportRow } from './ocrReceive.js'
 import type { EventContext } from './operation.js'
 import { NONE, noChanges, type Camt054Changes, type Outcome } from './outcome.js'
 import { noCamt054Keys, type Camt054RowKeys } from './rows.js'
-import { camt054TransactionKey, isWorld, type Camt054MessageRow, type Camt054TransactionRow, type World } from './world.js'
+import {
+  camt054MemoryOf,
+  camt054MessageTimeOf,
+  camt054TransactionKey,
+  camt054TransactionTimeOf,
+  isWorld,
+  type Camt054MessageRow,
+  type Camt054TransactionRow,
+  type World
+} from './world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -114,21 +123,6 @@ const transactionsOf = (notification: unknown): Camt054Transaction[] => {
   const all = own(notification, 'transactions')
   return Array.isArray(all) ? (all as Camt054Transaction[]) : []
 }
-
-/** The rows of a world's map whose day (`dayOf`, `YYYY-MM-DD`) is `cutoff` or later, in a new map. */
-const since = <R>(m: unknown, cutoff: string, dayOf: (row: R) => unknown): Map<string, R> => {
-  const kept = new Map<string, R>()
-  if (m instanceof Map) {
-    for (const [k, row] of m as Map<string, R>) {
-      const day = dayOf(row)
-      if (typeof day === 'string' && day.slice(0, 10) >= cutoff) kept.set(k, row)
-    }
-  }
-  return kept
-}
-
-const messageDay = (r: Camt054MessageRow): unknown => own(r, 'at')
-const bookingDay = (r: Camt054TransactionRow): unknown => own(r, 'bookingDate')
 
 // -------------------------------------------------------------------------------------
 // the rows to load
@@ -265,11 +259,13 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
   const messageId = own(notification, 'messageId')
   if (typeof messageId !== 'string') return refuseAll(validationError([issue('messageId', 'type', { expected: 'string' })]))
   const { at, catchAllUrl } = checked.right
-  // what a world remembers is bounded: 400 days of messages and of booked transactions (docs/decisions.md)
+  // what a world remembers is bounded: 400 days of messages and of booked transactions, each
+  // forgotten in O(log n) from the persistent maps the world keeps them in (docs/decisions.md)
   const cutoff = new Date(Date.parse(at) - CAMT054_MEMORY_DAYS * DAY_MS).toISOString().slice(0, 10)
-  const messages = since(own(world, 'camt054Messages'), cutoff, messageDay)
+  const before = Date.parse(cutoff) - 1
+  let messages = camt054MemoryOf(own(world, 'camt054Messages'), camt054MessageTimeOf).withoutUntil(before)
   if (messages.has(messageId)) return unchanged(() => DUPLICATE)
-  const seen = since(own(world, 'camt054Transactions'), cutoff, bookingDay)
+  let seen = camt054MemoryOf(own(world, 'camt054Transactions'), camt054TransactionTimeOf).withoutUntil(before)
   const tooOld = refusedBy('bookingDate', 'too_small', { min: cutoff, rule: 'too-old' })
   // each transaction: a duplicate, or a transfer to apply (refused as it is when a rule refuses it)
   const duplicate: boolean[] = []
@@ -289,7 +285,7 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
     // remembered unless it is too old to be: then it is refused each time it comes
     if (key !== undefined && refusal !== tooOld) {
       const row: Camt054TransactionRow = { transactionKey: key, bookingDate }
-      seen.set(key, row)
+      seen = seen.with(key, row, camt054TransactionTimeOf(row))
       remembered.push(row)
     }
     const transfer: { kid?: string; amount: number; refusal?: PaymentError } = { amount: own(t, 'amount') as number }
@@ -303,7 +299,7 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
   let next = 0
   const report = transactions.map((t, i): Camt054ReportRow => rowOf(t, duplicate[i] === true ? DUPLICATE : (done.outcomes[next++] as TransferOutcome)))
   const message: Camt054MessageRow = { messageId, at }
-  messages.set(messageId, message)
+  messages = messages.with(messageId, message, camt054MessageTimeOf(message))
   return {
     world: { ...world, payments: done.payments, camt054Messages: messages, camt054Transactions: seen },
     report,

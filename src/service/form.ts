@@ -7,7 +7,27 @@
 import * as E from '../internal/either.js'
 import type { FormOperated } from './outcome.js'
 import { operate, type EventContext } from './operation.js'
-import type { World } from './world.js'
+import { noKeys, type RowKeys } from './rows.js'
+import { keyOf, type World } from './world.js'
+
+/**
+ * The rows {@link completeForm} and {@link failForm} can read for this payment (docs/rules.md
+ * C15): the payment, by its id lower-cased as the world keys it; a store loads it with its
+ * customer and reference, as for every operation. The other lists are empty, and an id that is
+ * not a string names nothing. So the form's keys come from paysplit, as `requestKeys`,
+ * `transferKeys` and `ocrKeys` give the others': a store needs no knowledge of its own. Never
+ * throws.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { formKeys } from 'paysplit/http'
+ * assert.deepStrictEqual(formKeys('0B7E3F1C-2A4D-4E8F-9C1B-5D6E7F8A9B0C'), {
+ *   paymentReferenceIDs: ['0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'], externalPaymentReferenceIDs: [], customerExternalIDs: [], openInvoiceKids: []
+ * })
+ * assert.deepStrictEqual(formKeys(42 as unknown as string).paymentReferenceIDs, [])
+ */
+export const formKeys = (paymentReferenceID: string): RowKeys =>
+  typeof paymentReferenceID === 'string' ? { ...noKeys, paymentReferenceIDs: [keyOf(paymentReferenceID)] } : noKeys
 
 /**
  * The customer completed the payment form of a card payment: `Charged` when `chargeImmediately`,

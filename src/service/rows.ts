@@ -12,11 +12,16 @@ import type { Payment } from '../payment.js'
 import { isPayment } from '../payment.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../state/trustedState.js'
+import { isTimestamp } from '../codecs/validators.js'
 import { NONE } from './outcome.js'
 import { isObject, own } from '../internal/own.js'
+import { ExpiringMap } from '../internal/expiringMap.js'
 import {
   idempotencyEntryKey,
+  idempotencyTimeOf,
   keyOf,
+  camt054MessageTimeOf,
+  camt054TransactionTimeOf,
   type Camt054MessageRow,
   type Camt054TransactionRow,
   mergeCustomer,
@@ -197,9 +202,16 @@ const idempotencyKeyOf = (row: unknown, path: string): Read<IdempotencyRecord> =
 
 const transmissionOf = (row: unknown, path: string): Read<OcrTransmissionRow> => texts(row, path, ['dataSender', 'transmissionNumber', 'at'])
 
-const messageOf = (row: unknown, path: string): Read<Camt054MessageRow> => texts(row, path, ['messageId', 'at'])
+/** A camt.054 row's date field, which its memory expires by: a timestamp as `at` (or a calendar date `YYYY-MM-DD`). */
+const dated = <R extends object>(read: Read<R>, path: string, field: keyof R & string, isDate: (s: string) => boolean): Read<R> =>
+  E.isLeft(read) || isDate(read.right[field] as string) ? read : E.left(invalid(`${path}.${field}`, 'format', { format: field === 'at' ? 'timestamp' : 'date' }))
 
-const camt054TransactionOf = (row: unknown, path: string): Read<Camt054TransactionRow> => texts(row, path, ['transactionKey', 'bookingDate'])
+const isDay = (s: string): boolean => s.length === 10 && isTimestamp(`${s}T00:00:00.000Z`)
+
+const messageOf = (row: unknown, path: string): Read<Camt054MessageRow> => dated(texts(row, path, ['messageId', 'at']), path, 'at', isTimestamp)
+
+const camt054TransactionOf = (row: unknown, path: string): Read<Camt054TransactionRow> =>
+  dated(texts(row, path, ['transactionKey', 'bookingDate']), path, 'bookingDate', isDay)
 
 /** Each row of a list read into `into` under its key; the first row that is not valid, if any. */
 const readAll = <R, V>(
@@ -292,9 +304,17 @@ export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
       readAll(lists.ocrTransmissions, 'ocrTransmissions', transmissionOf, ocrTransmissions, (r) => [ocrTransmissionKey(r.dataSender, r.transmissionNumber), r]) ??
       readAll(lists.camt054Messages, 'camt054Messages', messageOf, camt054Messages, (r) => [r.messageId, r]) ??
       readAll(lists.camt054Transactions, 'camt054Transactions', camt054TransactionOf, camt054Transactions, (r) => [r.transactionKey, r])
-    return fault !== undefined
-      ? E.left(fault)
-      : E.right({ payments, customers, references, idempotencyKeys, ocrTransmissions, camt054Messages, camt054Transactions })
+    if (fault !== undefined) return E.left(fault)
+    // the keys and the camt.054 memory as the persistent maps the operations run on in O(log n) (docs/decisions.md, "Idempotency keys")
+    return E.right({
+      payments,
+      customers,
+      references,
+      idempotencyKeys: ExpiringMap.from(idempotencyKeys, idempotencyTimeOf),
+      ocrTransmissions,
+      camt054Messages: ExpiringMap.from(camt054Messages, camt054MessageTimeOf),
+      camt054Transactions: ExpiringMap.from(camt054Transactions, camt054TransactionTimeOf)
+    })
   } catch {
     // rows that cannot be read (a getter that throws, a revoked proxy)
     return E.left(invalid('', 'type', { expected: 'object' }))

@@ -15,6 +15,7 @@ import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../state/trustedState.js'
 import { own } from '../internal/own.js'
 import type { Camt054Transaction } from '../bankFiles/camt054Model.js'
+import { ExpiringMap } from '../internal/expiringMap.js'
 import type { WebhookDelivery } from './webhooks.js'
 
 // -------------------------------------------------------------------------------------
@@ -66,7 +67,10 @@ export interface ReferenceRow extends CreatedReference {
 export interface IdempotencyRecord {
   /** `ctx.idempotencyScope` of the first use; absent: the shared scope. */
   readonly scope?: string
-  /** The key as the header gave it. */
+  /**
+   * The key as the header names it (docs/rules.md C13): a structured-field string unquoted
+   * (`"abc"` and `abc` are the key `abc`).
+   */
   readonly key: string
   /** The `at` of the first use: the row is forgotten 24 hours later. */
   readonly at: string
@@ -113,7 +117,14 @@ export interface Camt054TransactionRow {
 // model: the world
 // -------------------------------------------------------------------------------------
 
-/** The keys a world remembers, by {@link idempotencyEntryKey} of their scope and key. */
+/**
+ * The keys a world remembers, by {@link idempotencyEntryKey} of their scope and key: a
+ * `ReadonlyMap`, read with `get`, `has`, `size` and iteration. The worlds paysplit returns (and
+ * `emptyWorld`, `worldOf`) hold a persistent map: a keyed request costs O(log n) in the keys
+ * kept, and the world given is never changed (docs/decisions.md, "Idempotency keys"). A world
+ * built by hand may hold a `Map`: the first request that changes that world takes its entries
+ * over, once.
+ */
 export type IdempotencyKeys = ReadonlyMap<string, IdempotencyRecord>
 
 /**
@@ -130,7 +141,9 @@ export type IdempotencyKeys = ReadonlyMap<string, IdempotencyRecord>
  *   transmissionNumber)` (docs/rules.md C14); absent: none;
  * - `camt054Messages`: the camt.054 notifications applied in the last 400 days, by `messageId`;
  *   `camt054Transactions`: their transactions booked in the last 400 days, by
- *   `camt054TransactionKey` (docs/rules.md C17); absent: none.
+ *   `camt054TransactionKey` (docs/rules.md C17); absent: none. The worlds paysplit returns hold
+ *   both in persistent maps, as the idempotency keys: a notification of k transactions costs
+ *   O(k log n) in what is remembered, the expired entries O(log n) each.
  *
  * A service that keeps its data in a database builds the slice an operation needs: the rows
  * `requestKeys`, `transferKeys`, `ocrKeys` or `camt054Keys` name (the form: its payment), with every payment's
@@ -167,10 +180,10 @@ export const emptyWorld: World = Object.freeze({
   payments: new Map<string, Payment>(),
   customers: new Map<string, Customer>(),
   references: new Map<string, CreatedReference>(),
-  idempotencyKeys: new Map<string, IdempotencyRecord>(),
+  idempotencyKeys: ExpiringMap.empty<IdempotencyRecord>(),
   ocrTransmissions: new Map<string, OcrTransmissionRow>(),
-  camt054Messages: new Map<string, Camt054MessageRow>(),
-  camt054Transactions: new Map<string, Camt054TransactionRow>()
+  camt054Messages: ExpiringMap.empty<Camt054MessageRow>(),
+  camt054Transactions: ExpiringMap.empty<Camt054TransactionRow>()
 })
 
 // -------------------------------------------------------------------------------------
@@ -192,6 +205,46 @@ export const keyOf = (paymentReferenceID: string): string => paymentReferenceID.
  * assert.strictEqual(idempotencyEntryKey('key-a', 'k1'), idempotencyEntryKey('key-a', 'k1'))
  */
 export const idempotencyEntryKey = (scope: string | undefined, key: string): string => JSON.stringify([scope ?? null, key])
+
+/**
+ * The time of a kept key: its `at` in milliseconds (`NaN`, the oldest time, when it cannot be
+ * read). @internal
+ */
+export const idempotencyTimeOf = (record: IdempotencyRecord): number => {
+  const at = own(record, 'at')
+  return typeof at === 'string' ? Date.parse(at) : Number.NaN
+}
+
+/**
+ * A world's `idempotencyKeys` as the persistent map the key store runs on: the world's own when
+ * paysplit made it, the entries of a `Map` taken over (O(n log n), once), `undefined` for anything
+ * else (a world built by hand without keys). @internal
+ */
+export const keyStoreOf = (world: World): ExpiringMap<IdempotencyRecord> | undefined => {
+  const keys = own(world, 'idempotencyKeys')
+  if (keys instanceof ExpiringMap) return keys as ExpiringMap<IdempotencyRecord>
+  return keys instanceof Map ? ExpiringMap.from(keys as IdempotencyKeys, idempotencyTimeOf) : undefined
+}
+
+/** A time in milliseconds of a row's own field (`NaN`, the oldest time, when it cannot be read). */
+const timeOf = (row: unknown, field: string): number => {
+  const v = own(row, field)
+  return typeof v === 'string' ? Date.parse(v) : Number.NaN
+}
+
+/** The time a camt.054 notification is remembered from: its row's `at`. @internal */
+export const camt054MessageTimeOf = (row: Camt054MessageRow): number => timeOf(row, 'at')
+
+/** The time a camt.054 transaction is remembered from: its row's `bookingDate` (midnight UTC). @internal */
+export const camt054TransactionTimeOf = (row: Camt054TransactionRow): number => timeOf(row, 'bookingDate')
+
+/**
+ * A world's camt.054 memory (`camt054Messages` or `camt054Transactions`) as the persistent map a
+ * notification runs on: the world's own when paysplit made it, the entries of a `Map` taken over
+ * (O(n log n), once), an empty one for anything else. @internal
+ */
+export const camt054MemoryOf = <R>(memory: unknown, time: (row: R) => number): ExpiringMap<R> =>
+  memory instanceof ExpiringMap ? (memory as ExpiringMap<R>) : memory instanceof Map ? ExpiringMap.from(memory as ReadonlyMap<string, R>, time) : ExpiringMap.empty<R>()
 
 /**
  * The key a transmission is applied once under (docs/rules.md C14): its data sender and

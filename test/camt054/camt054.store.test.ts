@@ -96,7 +96,7 @@ describe('C15: receiveCamt054 and the store contract', () => {
     expect([done.changes.customers, done.changes.references, done.changes.idempotencyKeys, done.changes.ocrTransmissions]).toStrictEqual([[], [], [], []])
   })
 
-  it('worldOf reads the rows as the world keeps them (messages by messageId, transactions by transactionKey), a row read back from JSON answers as the world: a resent transaction is duplicate', () => {
+  it('worldOf reads the rows as the world keeps them (messages by messageId, transactions by transactionKey; their dates checked), a row read back from JSON answers as the world: a resent transaction is duplicate', () => {
     const { s } = withInvoices(1)
     const n = notification([credit('E-1', [{ kid: kidOf(1), amount: '40.00', ref: 'T-1' }])])
     const done = receiveCamt054(s.world, n, { at: AT })
@@ -120,6 +120,24 @@ describe('C15: receiveCamt054 and the store contract', () => {
     expect(path({ camt054Messages: [{ messageId: 'M' }] })).toBe('camt054Messages.0.at')
     expect(path({ camt054Transactions: [{ transactionKey: 'k', bookingDate: 7 }] })).toBe('camt054Transactions.0.bookingDate')
     expect(path({ camt054Transactions: {} })).toBe('camt054Transactions')
+    // the dates the memory expires by are checked: a row that cannot be dated would be forgotten
+    expect(path({ camt054Messages: [{ messageId: 'M', at: 'yesterday' }] })).toBe('camt054Messages.0.at')
+    expect(path({ camt054Transactions: [{ transactionKey: 'k', bookingDate: '2026-02-30' }] })).toBe('camt054Transactions.0.bookingDate')
+    expect(path({ camt054Transactions: [{ transactionKey: 'k', bookingDate: '2026-11-21T00:00:00.000Z' }] })).toBe('camt054Transactions.0.bookingDate')
+  })
+
+  it('a world built by hand with Maps of rows is read as one paysplit made (taken over once); the Maps given are not changed', () => {
+    const { s } = withInvoices(1)
+    const n = notification([credit('E-1', [{ kid: kidOf(1), amount: '40.00', ref: 'T-1' }])], 'MSG-2')
+    const key = JSON.stringify([ACCOUNT, 'E-1', 'T-1'])
+    const messages = new Map([['MSG-1', { messageId: 'MSG-1', at: AT }]])
+    const transactions = new Map([[key, { transactionKey: key, bookingDate: '2026-11-21' }]])
+    const byHand: World = { ...s.world, camt054Messages: messages, camt054Transactions: transactions }
+    expect(receiveCamt054(byHand, notification([], 'MSG-1'), { at: AT }).world).toBe(byHand)
+    const done = receiveCamt054(byHand, n, { at: AT })
+    expect([done.report[0]?.outcome, done.changes.camt054Transactions]).toStrictEqual(['duplicate', []])
+    expect([...(done.world.camt054Messages?.keys() ?? [])].sort()).toStrictEqual(['MSG-1', 'MSG-2'])
+    expect([messages.size, transactions.size]).toStrictEqual([1, 1])
   })
 
   it('all empty exactly when the world did not change: the same message again, a context that is not valid; an empty notification applied writes its message', () => {

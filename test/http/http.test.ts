@@ -186,7 +186,7 @@ describe('httpStatusOf (C6: a status for every error code)', () => {
     AdjustNotAllowedInStatus: 409,
     TransferNotAllowedInStatus: 409,
     ConcurrentModification: 409,
-    IdempotencyKeyReused: 409,
+    IdempotencyKeyReused: 422,
     IdempotencyKeyInFlight: 409,
     PayloadTooLarge: 413,
     DuplicateKid: 409,

@@ -1,6 +1,7 @@
 /**
- * Safe retries (docs/rules.md C13): the `idempotency-key` header of every POST route of `handle`,
- * the record the world keeps per key and scope, and the 24 hours it keeps it.
+ * Safe retries (docs/rules.md C13): the `idempotency-key` header of every POST route of `handle`
+ * (a structured-field string or bare), the record the world keeps per key and scope, the 24 hours
+ * it keeps it, and the messages of its errors.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -9,6 +10,7 @@ import {
   emptyWorld,
   handle,
   idempotencyEntryKey,
+  requestKeys,
   type HandleContext,
   type HttpRequest,
   type HttpResponse,
@@ -74,6 +76,134 @@ describe('the header (C13: 1–255 printable ASCII characters, else 400 at heade
       expect(world.idempotencyKeys?.size ?? 0).toBe(0)
     } finally {
       delete proto['idempotency-key']
+    }
+  })
+})
+
+/** A key as a structured-field string (RFC 8941): quoted, `"` and `\` escaped. */
+const sfString = (key: string): string => `"${key.replace(/[\\"]/g, (c) => `\\${c}`)}"`
+const cancelOf = (n: number, key: string): HttpRequest => keyed('POST', `/payments/${idOf(n)}/cancel`, key)
+const messageOf = (r: HttpResponse): string => {
+  const error = (r.body as { error?: unknown }).error
+  return typeof error === 'string' ? error : String((error as { message?: unknown } | undefined)?.message)
+}
+
+describe('quoted keys (C13: a structured-field string or bare, one key)', () => {
+  it('"k-1" and k-1 are one key: a retry in the other form gets the first answer; the row, requestKeys and changes hold k-1', () => {
+    const { world: w1 } = handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, ctxOf(at0))
+    const quoted = cancelOf(1, '"k-1"')
+    const { world: w2, response: first, changes } = handle(w1, quoted, ctxOf(atOf(1)))
+    expect(first.status).toBe(200)
+    expect(changes.idempotencyKeys.map((r) => r.key)).toStrictEqual(['k-1'])
+    expect(w2.idempotencyKeys?.get(idempotencyEntryKey(undefined, 'k-1'))?.key).toBe('k-1')
+    expect(requestKeys(quoted, ctxOf(atOf(1))).idempotency).toStrictEqual({ key: 'k-1' })
+    const { world: w3, response: again } = handle(w2, cancelOf(1, 'k-1'), ctxOf(atOf(2)))
+    expect(again).toStrictEqual(first)
+    expect(w3).toBe(w2)
+    // and the other way round
+    const { world: w4, response: bare } = handle(w1, cancelOf(1, 'k-2'), ctxOf(atOf(1)))
+    const { world: w5, response: requoted } = handle(w4, cancelOf(1, '"k-2"'), ctxOf(atOf(2)))
+    expect(requoted).toStrictEqual(bare)
+    expect(w5).toBe(w4)
+  })
+
+  it.each([
+    ['an escaped quote', String.raw`"say \"hi\""`, 'say "hi"'],
+    ['an escaped backslash', String.raw`"a\\b"`, String.raw`a\b`],
+    ['spaces kept', '" k 1 "', ' k 1 '],
+    ['a quote inside a bare value', 'a"b', 'a"b'],
+    ['a backslash in a bare value, as it is', String.raw`a\"b`, String.raw`a\"b`],
+    ['255 characters quoted (257 sent)', sfString('k'.repeat(255)), 'k'.repeat(255)],
+    ['255 escaped characters (512 sent)', sfString('"'.repeat(255)), '"'.repeat(255)]
+  ])('%s: the key %#', (_, sent, key) => {
+    const request = cancelOf(9, sent)
+    const { response, changes } = handle(emptyWorld, request, ctxOf(at0))
+    expect(response.status).toBe(404)
+    expect(changes.idempotencyKeys.map((r) => r.key)).toStrictEqual([key])
+    expect(requestKeys(request, ctxOf(at0)).idempotency).toStrictEqual({ key })
+  })
+
+  it.each([
+    ['no closing quote', '"k-1', 'format'],
+    ['a lone quote', '"', 'format'],
+    ['something after the closing quote', '"k-1"x', 'format'],
+    ['parameters after the string', '"k-1";p=1', 'format'],
+    ['another escape than \\" and \\\\', String.raw`"k\n1"`, 'format'],
+    ['a backslash at the end', '"k-1\\', 'format'],
+    ['a control character inside', '"k\t1"', 'format'],
+    ['a character past ASCII inside', '"nøkkel"', 'format'],
+    ['an empty string', '""', 'too_short'],
+    ['256 characters quoted', sfString('k'.repeat(256)), 'too_long'],
+    ['longer than any quoted key', `"${'k'.repeat(600)}"`, 'too_long']
+  ])('%s: 400 ValidationFailed at headers.idempotency-key, nothing remembered', (_, sent, reason) => {
+    const request = { method: 'POST', path: '/payments', body: cardRequest(), headers: { 'idempotency-key': sent } }
+    const { world, response } = handle(emptyWorld, request, ctxOf(at0))
+    expect(response.status).toBe(400)
+    expect(codeOf(response)).toBe('ValidationFailed')
+    expect(issuePaths(response)).toStrictEqual([['headers.idempotency-key', reason]])
+    expect(world).toBe(emptyWorld)
+    expect('idempotency' in requestKeys(request, ctxOf(at0))).toBe(false)
+    if (reason === 'format') {
+      const params = (response.body as { error: { issues: ReadonlyArray<{ params?: unknown }> } }).error.issues[0]?.params
+      expect(params).toStrictEqual({ format: 'structured-field string' })
+    }
+  })
+
+  it('aQuotedKeyIsTheBareKey: for any key, its structured-field string and the key itself name one key and one answer', () => {
+    const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 255 })
+    fc.assert(
+      fc.property(printable, fc.boolean(), (key, quotedFirst) => {
+        // a value that starts with a quote is read as a structured-field string: sent bare, it is not this key
+        fc.pre(!key.startsWith('"'))
+        const [first, second] = quotedFirst ? [sfString(key), key] : [key, sfString(key)]
+        const sent = cancelOf(9, first)
+        expect(requestKeys(sent, ctxOf(at0)).idempotency).toStrictEqual({ key })
+        const { world, response } = handle(emptyWorld, sent, ctxOf(at0))
+        expect(response.status).toBe(404)
+        const { world: again, response: replay } = handle(world, cancelOf(9, second), ctxOf(atOf(1)))
+        expect(replay).toStrictEqual(response)
+        expect(again).toBe(world)
+      })
+    )
+  })
+})
+
+describe('messages (C13: on cancel, charge and refund each error of the header names it and says what is wrong)', () => {
+  const faults: ReadonlyArray<readonly [string, Partial<HttpRequest>, number, RegExp]> = [
+    ['a key that is not a string', { headers: { 'idempotency-key': 42 as never } }, 400, /must be a string/],
+    ['an empty key', { headers: { 'idempotency-key': '' } }, 400, /names no key/],
+    ['a key too long', { headers: { 'idempotency-key': 'k'.repeat(256) } }, 400, /too long/],
+    ['a key not ASCII', { headers: { 'idempotency-key': 'nøkkel' } }, 400, /printable ASCII/],
+    ['a malformed structured-field string', { headers: { 'idempotency-key': '"k-1' } }, 400, /not a structured-field string/],
+    ['headers that are not an object', { headers: 'k-1' as never }, 400, /headers.*must be an object/]
+  ]
+
+  it.each(['cancel', 'charge', 'refund'])('%s: every 400 of the header, the 422 and the scope’s 500 name the header; none says "see issues"', (action) => {
+    const path = `/payments/${idOf(1)}/${action}`
+    const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, ctxOf(at0))
+    for (const [what, request, status, says] of faults) {
+      const { response } = handle(world, { method: 'POST', path, ...request }, ctxOf(atOf(1)))
+      expect(response.status, what).toBe(status)
+      expect(typeof (response.body as { error?: unknown }).error, what).toBe('string')
+      expect(messageOf(response), what).toMatch(/idempotency-key/)
+      expect(messageOf(response), what).toMatch(says)
+      expect(messageOf(response), what).not.toMatch(/see issues/)
+    }
+    const { world: used } = handle(world, keyed('POST', `/payments/${idOf(1)}/cancel`, 'k-1'), ctxOf(atOf(1)))
+    const { response: reused } = handle(used, keyed('POST', path === `/payments/${idOf(1)}/cancel` ? `/payments/${idOf(2)}/cancel` : path, 'k-1'), ctxOf(atOf(2)))
+    expect(reused.status).toBe(422)
+    expect(messageOf(reused)).toMatch(/idempotency-key.*another request/)
+    const { response: scope } = handle(world, keyed('POST', path, 'k-9'), ctxOf(atOf(1), 1, { idempotencyScope: 7 as never }))
+    expect(scope.status).toBe(500)
+    expect(messageOf(scope)).toMatch(/idempotencyScope.*idempotency-key.*must be a string/)
+  })
+
+  it('the routes with the common error body carry the same message beside the issue', () => {
+    for (const [what, request, status, says] of faults) {
+      const { response } = handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest(), ...request }, ctxOf(at0))
+      expect(response.status, what).toBe(status)
+      expect(messageOf(response), what).toMatch(says)
+      expect((response.body as { error: { issues?: ReadonlyArray<unknown> } }).error.issues?.length, what).toBe(1)
     }
   })
 })
@@ -161,7 +291,7 @@ describe('a retry (C13: the same key and request → the stored response, nothin
   })
 })
 
-describe('a reused key (C13: another request → 409 IdempotencyKeyReused, nothing changed)', () => {
+describe('a reused key (C13: another request → 422 IdempotencyKeyReused, nothing changed)', () => {
   it.each([
     ['another body', create('k-1', cardRequest({ grossAmount: 9000, moneySplitList: [{ connectedAccountID: idOf(7), amount: 9000, isFee: false }] }))],
     ['another path', keyed('POST', `/payments/${idOf(1)}/cancel`, 'k-1')],
@@ -170,11 +300,11 @@ describe('a reused key (C13: another request → 409 IdempotencyKeyReused, nothi
     const { world: w1 } = handle(emptyWorld, create('k-1'), ctxOf(at0))
     const { world: w2 } = handle(w1, keyed('POST', `/payments/${idOf(1)}/cancel`, 'k-2'), ctxOf(atOf(1)))
     const { world: w3, response, deliveries } = handle(w2, request, ctxOf(atOf(2), 3))
-    expect(response.status).toBe(409)
+    expect(response.status).toBe(422)
     expect(w3).toBe(w2)
     expect(deliveries).toStrictEqual([])
-    // cancel keeps its own failure body
-    if (request.path.endsWith('/cancel')) expect(response.body).toStrictEqual({ response: null, success: false, error: expect.any(String) })
+    // cancel keeps its own failure body, its message naming the header
+    if (request.path.endsWith('/cancel')) expect(response.body).toMatchObject({ response: null, success: false, error: expect.stringContaining('idempotency-key') })
     else expect(codeOf(response)).toBe('IdempotencyKeyReused')
   })
 
@@ -372,7 +502,7 @@ describe('properties of safe retries (C13)', () => {
     )
   })
 
-  it('aReusedKeyChangesNothing: a used key with another request is 409 IdempotencyKeyReused and the same world', () => {
+  it('aReusedKeyChangesNothing: a used key with another request is 422 IdempotencyKeyReused and the same world', () => {
     fc.assert(
       fc.property(fc.array(stepArb, { minLength: 1, maxLength: 10 }), fc.nat(), stepArb, (steps, pick, otherStep) => {
         const { world } = runSteps(steps, false)
@@ -384,7 +514,7 @@ describe('properties of safe retries (C13)', () => {
         const differs = other.path !== record.request.path || JSON.stringify(other.body) !== JSON.stringify(record.request.body)
         fc.pre(differs)
         const { world: after, response, deliveries, events } = handle(world, { ...other, headers: { 'idempotency-key': record.key } }, ctxOf(plus(record.at, 1), 50))
-        expect(response.status).toBe(409)
+        expect(response.status).toBe(422)
         expect(after).toBe(world)
         expect(deliveries).toStrictEqual([])
         expect(events).toStrictEqual([])

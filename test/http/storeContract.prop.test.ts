@@ -1,12 +1,13 @@
 /**
  * C15, the laws of the store contract, over random lives of a world driven through every operation
  * (every route of `handle`, repeats and used references, keyed retries and reused keys in two
- * scopes, keys that expire, KIDs that collide, the form, transfers by id and by KID, OCR files and
- * camt.054 notifications sent once and again — a notification resent, its transactions resent in
- * another, booked too long ago, forgotten after 400 days), each step checked twice:
+ * scopes, sent bare and as structured-field strings, many keys that expire at once, KIDs that
+ * collide, the form, transfers by id and by KID, OCR files and camt.054 notifications sent once
+ * and again — a notification resent, its transactions resent in another, booked too long ago,
+ * forgotten after 400 days), each step checked twice:
  *
  * - the slice law: the operation on the slice its keys name (`requestKeys`, `transferKeys`,
- *   `ocrKeys`, `camt054Keys`, the form's payment; with every payment's customer and reference and every
+ *   `ocrKeys`, `camt054Keys`, `formKeys` for the form; with every payment's customer and reference and every
  *   reference's payment, built by `worldOf`) gives the same response, result or report,
  *   deliveries, events and changes as on the whole world;
  * - what to write: `changes` applied to the rows of the world given give the rows of the world
@@ -19,9 +20,9 @@ import { describe, expect, it } from 'vitest'
 import { kid as kidNumber } from '../../src/index.js'
 import {
   completeForm,
-  emptyWorld,
   camt054Keys,
   failForm,
+  formKeys,
   handle,
   ocrKeys,
   receiveCamt054,
@@ -30,6 +31,7 @@ import {
   receiveTransferByKid,
   requestKeys,
   transferKeys,
+  worldOf,
   type BankRowKeys,
   type Camt054RowKeys,
   type HandleContext,
@@ -57,19 +59,27 @@ const kidOf = (n: number): string => {
 const IDS = 4
 const id = fc.nat({ max: IDS - 1 })
 const kidIx = fc.nat({ max: 1 })
+/** Keys: a few used again and again (retries, reuses), many used once (to expire many at once); sent bare or as a structured-field string. */
 const keyed = fc.oneof(
   { weight: 2, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.record({ key: fc.constantFrom('k-0', 'k-1', 'k-2'), scope: fc.constantFrom(undefined, 'api-a') }) }
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      key: fc.oneof({ weight: 2, arbitrary: fc.constantFrom('k-0', 'k-1', 'k-2', 'k"3', 'k\\4') }, { weight: 1, arbitrary: fc.nat({ max: 40 }).map((n) => `once-${String(n)}`) }),
+      quoted: fc.boolean(),
+      scope: fc.constantFrom(undefined, 'api-a')
+    })
+  }
 )
 
-type Keyed = { readonly key: string; readonly scope: string | undefined } | undefined
+type Keyed = { readonly key: string; readonly quoted: boolean; readonly scope: string | undefined } | undefined
 
 type Step = { readonly later: number; readonly badAt: boolean } & (
   | { readonly t: 'create'; readonly id: number; readonly upper: boolean; readonly ref: number; readonly kind: 'card' | 'now' | 'invoice'; readonly customer: number; readonly path: string; readonly kid: number; readonly keyed: Keyed }
   | { readonly t: 'action'; readonly id: number; readonly upper: boolean; readonly action: 'cancel' | 'charge' | 'refund'; readonly keyed: Keyed }
   | { readonly t: 'patch'; readonly id: number; readonly action: 'refund/partially' | 'adjust'; readonly ops: ReadonlyArray<Op>; readonly reversed: boolean; readonly keyed: Keyed }
   | { readonly t: 'read'; readonly what: number; readonly n: number; readonly upper: boolean }
-  | { readonly t: 'form'; readonly id: number; readonly complete: boolean }
+  | { readonly t: 'form'; readonly id: number; readonly upper: boolean; readonly complete: boolean }
   | { readonly t: 'transfer'; readonly id: number; readonly kid: number; readonly own: boolean; readonly permille: number }
   | { readonly t: 'byKid'; readonly kid: number; readonly permille: number }
   | { readonly t: 'ocr'; readonly number: number; readonly rows: ReadonlyArray<{ readonly kid: number; readonly permille: number; readonly type: number }> }
@@ -88,7 +98,7 @@ interface CamtRow {
 
 const DAY_S = 86_400
 // now and then 25 hours (idempotency keys expire) or 250 days (camt.054 rows expire after two)
-const timing = { later: fc.oneof({ weight: 24, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.constant(25 * 3600) }, { weight: 2, arbitrary: fc.constant(250 * DAY_S) }), badAt: fc.oneof({ weight: 15, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }
+const timing = { later: fc.oneof({ weight: 24, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.constant(25 * 3600) }, { weight: 3, arbitrary: fc.constant(250 * DAY_S) }), badAt: fc.oneof({ weight: 15, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -109,7 +119,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ ...timing, t: fc.constant('action' as const), id, upper: fc.boolean(), action: fc.constantFrom('cancel' as const, 'charge' as const, 'refund' as const), keyed }) },
   { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('patch' as const), id, action: fc.constantFrom('refund/partially' as const, 'adjust' as const), ops: fc.array(opArb, { minLength: 1, maxLength: 3 }), reversed: fc.boolean(), keyed }) },
   { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('read' as const), what: fc.nat({ max: 5 }), n: fc.nat({ max: 3 }), upper: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('form' as const), id, complete: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('form' as const), id, upper: fc.boolean(), complete: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('transfer' as const), id, kid: kidIx, own: fc.boolean(), permille: fc.integer({ min: 1, max: 1500 }) }) },
   { weight: 2, arbitrary: fc.record({ ...timing, t: fc.constant('byKid' as const), kid: kidIx, permille: fc.integer({ min: 1, max: 1500 }) }) },
   {
@@ -136,7 +146,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
           entry: fc.oneof({ weight: 12, arbitrary: fc.nat({ max: 2 }) }, { weight: 1, arbitrary: fc.constant(-1) }),
           ref: fc.integer({ min: -1, max: 1 }),
           reversal: fc.oneof({ weight: 12, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-          daysBack: fc.oneof({ weight: 12, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.constant(3) }, { weight: 1, arbitrary: fc.constant(450) })
+          daysBack: fc.oneof({ weight: 12, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.constant(3) }, { weight: 2, arbitrary: fc.constant(450) })
         }),
         { maxLength: 4 }
       )
@@ -178,13 +188,15 @@ const dayBefore = (at: string, days: number): string => new Date(Date.parse(at) 
 interface Op2 {
   readonly run: (world: World) => Outcome
   readonly keys: RowKeys | BankRowKeys | Camt054RowKeys
-  /** The form and a transfer by id read the payment they are given. */
+  /** A transfer by id reads the payment it is given. */
   readonly payment?: string
 }
 
 const httpOp = (request: HttpRequest, ctx: HandleContext): Op2 => ({ run: (w) => handle(w, request, ctx), keys: requestKeys(request, ctx) })
 
-const headersOf = (k: Keyed): { headers?: Record<string, string> } => (k === undefined ? {} : { headers: { 'idempotency-key': k.key } })
+/** The header of a key: bare, or as a structured-field string (`"…"`, `"` and `\\` escaped): one key either way. */
+const headersOf = (k: Keyed): { headers?: Record<string, string> } =>
+  k === undefined ? {} : { headers: { 'idempotency-key': k.quoted ? `"${k.key.replace(/[\\"]/g, (c) => `\\${c}`)}"` : k.key } }
 const scopeOf = (k: Keyed): { idempotencyScope?: string } => (k?.scope === undefined ? {} : { idempotencyScope: k.scope })
 
 const opOf = (world: World, step: Step, at: string): Op2 => {
@@ -219,11 +231,10 @@ const opOf = (world: World, step: Step, at: string): Op2 => {
       return httpOp({ method, path: paths[step.what] ?? '/nowhere' }, { ...base, paymentReferenceID: idOf(99) })
     }
     case 'form': {
-      const target = idOf(step.id + 1)
+      const target = withCase(idOf(step.id + 1), step.upper)
       return {
         run: (w) => (step.complete ? completeForm(w, target, base) : failForm(w, target, { ...base, reason: 'card declined' })),
-        keys: { paymentReferenceIDs: [], externalPaymentReferenceIDs: [], customerExternalIDs: [], openInvoiceKids: [] },
-        payment: target
+        keys: formKeys(target)
       }
     }
     case 'transfer': {
@@ -271,6 +282,24 @@ const opOf = (world: World, step: Step, at: string): Op2 => {
   }
 }
 
+/**
+ * A world that kept `n` answers before the life starts, first used over the last 24 hours, the
+ * oldest two seconds apart from just before now: they expire one every other step, or all at once
+ * when a day passes. Their keys include those of the life's (a retry may meet one).
+ */
+const keptKeys = (n: number, now: number): World => {
+  const rows = Array.from({ length: n }, (_, i) => ({
+    ...(i % 3 === 0 ? { scope: 'api-a' } : {}),
+    key: i < 5 ? `k-${String(i)}` : `kept-${String(i)}`,
+    at: new Date(now - 24 * 3600 * 1000 + (i + 1) * 2000).toISOString(),
+    request: { method: 'POST', path: `/payments/${idOf((i % IDS) + 1)}/cancel` },
+    response: { status: 404, body: { response: null, success: false, error: 'No payment has this paymentReferenceID.' } }
+  }))
+  const built = worldOf({ idempotencyKeys: rows })
+  if (E.isLeft(built)) throw new Error(built.left.message)
+  return built.right
+}
+
 /** An outcome without its world: what the slice law compares. */
 const decided = (o: Outcome): Readonly<Record<string, unknown>> => Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'world'))
 
@@ -296,7 +325,7 @@ const COVERED = [
   'create 409 DuplicateExternalPaymentReference',
   'create 409 DuplicateKid',
   'create 409 PaymentAlreadyExists',
-  'create 409 IdempotencyKeyReused',
+  'create 422 IdempotencyKeyReused',
   'create 500 InvalidContext',
   'action 200',
   'patch 200',
@@ -311,7 +340,6 @@ const COVERED = [
   'ocr duplicate',
   'camt matched',
   'camt duplicate',
-  'camt duplicate+matched',
   'camt refused'
 ]
 
@@ -322,11 +350,11 @@ const COVERED = [
 describe('C15: the laws of the store contract', () => {
   it('the slice law, and what to write: on the slice its keys name an operation decides as on the whole world; its changes, applied to the rows of the world given, give the rows of the world returned; all empty exactly when the world did not change', () => {
     const seen = new Set<string>()
-    const stats = { changed: 0, unchanged: 0, keyedRetries: 0, expired: 0, camtForgotten: 0, camtTooOld: 0, camtResent: 0 }
+    const stats = { changed: 0, unchanged: 0, keyedRetries: 0, expired: 0, quoted: 0, forgotten: 0, mostAtOnce: 0, camtForgotten: 0, camtTooOld: 0, camtResent: 0 }
     fc.assert(
-      fc.property(fc.array(stepArb, { minLength: 10, maxLength: 40 }), (steps) => {
-        let world = emptyWorld
+      fc.property(fc.array(stepArb, { minLength: 10, maxLength: 40 }), fc.nat({ max: 60 }), (steps, kept) => {
         let clock = Date.UTC(2026, 10, 21, 10, 0, 0)
+        let world = keptKeys(kept, clock)
         for (const step of steps) {
           clock += step.later * 1000
           const at = new Date(clock).toISOString()
@@ -356,6 +384,11 @@ describe('C15: the laws of the store contract', () => {
             if (report.some((r) => r.error?.issues?.[0]?.params?.['rule'] === 'too-old')) stats.camtTooOld++
             if (whole.world !== world && report.some((r) => r.outcome === 'duplicate')) stats.camtResent++
           }
+          if ('keyed' in step && step.keyed?.quoted === true) stats.quoted++
+          // keys forgotten by this step: those the world held, less those it holds (beside the one it added)
+          const forgotten = (world.idempotencyKeys?.size ?? 0) + whole.changes.idempotencyKeys.length - (whole.world.idempotencyKeys?.size ?? 0)
+          stats.forgotten += Math.max(0, forgotten)
+          stats.mostAtOnce = Math.max(stats.mostAtOnce, forgotten)
           world = whole.world
           seen.add(tagOf(step, whole))
         }
@@ -368,6 +401,9 @@ describe('C15: the laws of the store contract', () => {
       expect(stats.unchanged).toBeGreaterThan(200)
       expect(stats.keyedRetries).toBeGreaterThan(20)
       expect(stats.expired).toBeGreaterThan(20)
+      expect(stats.quoted).toBeGreaterThan(100)
+      expect(stats.forgotten).toBeGreaterThan(1000)
+      expect(stats.mostAtOnce).toBeGreaterThanOrEqual(30)
       // camt.054: transactions resent in another notification, booked too long ago, forgotten
       expect(stats.camtResent).toBeGreaterThan(20)
       expect(stats.camtTooOld).toBeGreaterThan(10)

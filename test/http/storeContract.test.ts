@@ -1,6 +1,6 @@
 /**
  * C15, the store contract, rule by rule: the one record every operation returns, the rows to load
- * (`requestKeys`, `transferKeys`, `ocrKeys`), a world from rows (`worldOf`), the rows to write
+ * (`requestKeys`, `transferKeys`, `ocrKeys`, `formKeys`), a world from rows (`worldOf`), the rows to write
  * (`changes`) and the outbox rows (`id`, `body`, `webhookMessage`). The laws over random lives are
  * in storeContract.prop.test.ts.
  */
@@ -11,6 +11,7 @@ import {
   completeForm,
   emptyWorld,
   failForm,
+  formKeys,
   handle,
   idempotencyEntryKey,
   ocrKeys,
@@ -169,6 +170,32 @@ describe('C15: transferKeys and ocrKeys name the rows of the bank operations', (
     }
     expect(transferKeys(hostile[5] as never)).toStrictEqual({ ...none, ocrTransmissions: [] })
     expect(ocrKeys({ dataSender: 1, transmissionNumber: '2', assignments: [{ transactions: [{ kid: KID }, { kid: 7 }] }] } as never)).toStrictEqual({ ...none, openInvoiceKids: [KID], ocrTransmissions: [] })
+  })
+})
+
+describe('C15: formKeys names the row the form reads', () => {
+  it('formKeys: the payment, lower-cased as the world keys it; the form on that slice answers as on the whole world', () => {
+    expect(formKeys(idOf(1).toUpperCase())).toStrictEqual({ ...none, paymentReferenceIDs: [idOf(1).toLowerCase()] })
+    const world = twoPayments()
+    const keys = formKeys(idOf(1).toUpperCase())
+    // the slice a store that matches keys exactly loads: the payment, its customer and reference
+    const card = world.payments.get(keys.paymentReferenceIDs[0] ?? '') as Payment
+    const slice = worldOf({
+      payments: [card],
+      customers: [{ customerExternalID: card.customerExternalID, customer: world.customers.get(card.customerExternalID) ?? {} }],
+      references: [{ externalPaymentReferenceID: card.externalPaymentReferenceID, ...world.references.get(card.externalPaymentReferenceID)! }]
+    })
+    expect(E.isRight(slice)).toBe(true)
+    if (E.isLeft(slice)) return
+    const on = (w: World) => {
+      const { result, deliveries, redirectUrl, events, changes } = completeForm(w, idOf(1).toUpperCase(), { at: atOf(3), catchAllUrl: CATCH_ALL })
+      return { result, deliveries, redirectUrl, events, changes }
+    }
+    expect(on(slice.right)).toStrictEqual(on(world))
+  })
+
+  it('never throws on hostile input: an id that is no string names nothing', () => {
+    for (const h of hostile) expect(formKeys(h as never)).toStrictEqual(typeof h === 'string' ? { ...none, paymentReferenceIDs: [h] } : none)
   })
 })
 
