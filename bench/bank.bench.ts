@@ -9,9 +9,8 @@
  * Run alone: `npm run bench:bank`. Reports, asserts nothing.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { parseOcrGiro, receiveOcrGiro, type OcrTransaction, type OcrTransmission } from '../src/http.js'
+import { ocrGiroText, parseOcrGiro, receiveOcrGiro, type OcrTransaction, type OcrTransmission } from '../src/http.js'
 import { camt054Xml, parseCamt054, receiveCamt054, type Camt054Draft, type Camt054Notification, type Camt054Version } from '../src/camt054.js'
-import { ocrGiroText } from '../src/testing.js'
 import { heapOf, kidOf, mb, sideBySide, worldOfInvoices } from './bankFiles.js'
 
 const N = 10_000

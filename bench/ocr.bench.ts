@@ -18,13 +18,13 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Payment } from '../src/index.js'
 import {
+  ocrGiroText,
   parseOcrGiro,
   receiveOcrGiro,
   receiveTransferByKid,
   type OcrTransaction,
   type OcrTransmission
 } from '../src/http.js'
-import { ocrGiroText } from '../src/testing.js'
 import { heapOf, kidOf, mb, median, sideBySide, timed, worldOfInvoices } from './bankFiles.js'
 
 // -------------------------------------------------------------------------------------

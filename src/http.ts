@@ -103,6 +103,8 @@ export type { Transfer } from './service/transfers.js'
 // bank files: OCR giro
 export { parseOcrGiro } from './bankFiles/ocrGiro.js'
 export type { OcrAssignment, OcrRule, OcrTransaction, OcrTransmission } from './bankFiles/ocrGiro.js'
+export { ocrGiroText } from './bankFiles/ocrText.js'
+export type { OcrTextOptions } from './bankFiles/ocrText.js'
 export { ocrKeys, receiveOcrGiro, receiveOcrTransaction } from './service/ocrReceive.js'
 export type { OcrOutcome, OcrReceived, OcrReportRow, OcrTransactionReceived } from './service/ocrReceive.js'
 

@@ -3,9 +3,11 @@
  * or the floors beneath it, and no import cycle exists, type-only imports included.
  *
  *   internal/  <  messages/  <  errors.ts  <  codecs/  <  the domain (src/*.ts), state/ and bankFiles/
- *   <  service/ (the pure service model)  <  http/ (the wire)  <  testing/  <  cli/
+ *   <  service/ (the pure service model)  <  http/ (the wire)  <  testing/  <  conformance/  <  cli/
  *
- * The entries (`index.ts`, `codecs.ts`, `http.ts`, `camt054.ts`, `testing.ts`) stand on the floor they export.
+ * The entries (`index.ts`, `codecs.ts`, `http.ts`, `camt054.ts`, `testing.ts`, `conformance.ts`) stand on the
+ * highest floor they export from: `testing.ts` keeps the conformance runner's names (deprecated),
+ * `conformance.ts` exports the command's HTTP driver and webhook receiver.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -66,8 +68,10 @@ export const floorOf = (path: string): number => {
     http: 6,
     'http.ts': 6,
     testing: 7,
-    'testing.ts': 7,
-    cli: 8
+    conformance: 8,
+    'testing.ts': 8,
+    cli: 9,
+    'conformance.ts': 9
   }
   // the domain: every other module at the top of src/
   return floors[top] ?? 4
@@ -122,7 +126,7 @@ describe('the house: floors and cycles of src/', () => {
     expect(cyclesOf(graph)).toStrictEqual([])
   })
 
-  it('no upward import: the domain never imports the service model, http, testing or cli; the service model never http; codecs never the domain; state never http', () => {
+  it('no upward import: the domain never imports the service model, http, testing, conformance or cli; the service model never http; codecs never the domain; state never http; the runner never the command', () => {
     expect(upwardOf(graph)).toStrictEqual([])
   })
 
@@ -134,7 +138,9 @@ describe('the house: floors and cycles of src/', () => {
       ['codecs/fields.ts', ['kid.ts']],
       ['state/storedState.ts', ['http/responses.ts']],
       ['service/world.ts', ['state/trustedState.ts', 'codecs/fields.ts', 'http/responses.ts']],
-      ['bankFiles/ocrGiro.ts', ['service/world.ts']]
+      ['bankFiles/ocrGiro.ts', ['service/world.ts']],
+      ['testing/arbitraries.ts', ['conformance/model.ts']],
+      ['conformance/runner.ts', ['cli/receiver.ts', 'testing/harness.ts']]
     ])
     expect(cyclesOf(planted)).toStrictEqual([['errors.ts', 'messages/en.ts']])
     expect(upwardOf(planted)).toStrictEqual([
@@ -143,7 +149,9 @@ describe('the house: floors and cycles of src/', () => {
       'codecs/fields.ts → kid.ts',
       'state/storedState.ts → http/responses.ts',
       'service/world.ts → http/responses.ts',
-      'bankFiles/ocrGiro.ts → service/world.ts'
+      'bankFiles/ocrGiro.ts → service/world.ts',
+      'testing/arbitraries.ts → conformance/model.ts',
+      'conformance/runner.ts → cli/receiver.ts'
     ])
   })
 })

@@ -1,9 +1,9 @@
 /**
  * The package as a consumer outside this repo sees it: the build is installed into a scratch
  * folder's node_modules (with fp-ts and io-ts beside it, as peers), and small ESM and CJS
- * programs there import `paysplit`, `paysplit/codecs`, `paysplit/http`, `paysplit/camt054` and `paysplit/testing` by
- * package name and walk a payment through SPEC's contract (and a camt.054 notification through
- * `paysplit/camt054`); a TypeScript consumer of each module
+ * programs there import `paysplit`, `paysplit/codecs`, `paysplit/http`, `paysplit/camt054`, `paysplit/testing` and
+ * `paysplit/conformance` by package name and walk a payment through SPEC's contract (and a camt.054
+ * notification through `paysplit/camt054`); a TypeScript consumer of each module
  * kind type-checks against the built typings (strict, node16 resolution, skipLibCheck off).
  * Package metadata is checked by
  * `npm run check:package` (publint, attw).
@@ -22,8 +22,8 @@ let scratch = ''
 const program = (kind: 'esm' | 'cjs'): string => {
   const load =
     kind === 'esm'
-      ? `import * as paysplit from 'paysplit'\nimport * as codecs from 'paysplit/codecs'\nimport * as http from 'paysplit/http'\nimport * as camt054 from 'paysplit/camt054'\nimport * as testing from 'paysplit/testing'\nimport fc from 'fast-check'`
-      : `const paysplit = require('paysplit')\nconst codecs = require('paysplit/codecs')\nconst http = require('paysplit/http')\nconst camt054 = require('paysplit/camt054')\nconst testing = require('paysplit/testing')\nconst fc = require('fast-check')`
+      ? `import * as paysplit from 'paysplit'\nimport * as codecs from 'paysplit/codecs'\nimport * as http from 'paysplit/http'\nimport * as camt054 from 'paysplit/camt054'\nimport * as testing from 'paysplit/testing'\nimport * as conformance from 'paysplit/conformance'\nimport fc from 'fast-check'`
+      : `const paysplit = require('paysplit')\nconst codecs = require('paysplit/codecs')\nconst http = require('paysplit/http')\nconst camt054 = require('paysplit/camt054')\nconst testing = require('paysplit/testing')\nconst conformance = require('paysplit/conformance')\nconst fc = require('fast-check')`
   return `${load}
 const { transition, initialState, replay, parseStatus, kid, settlement, proportionalPatch } = paysplit
 const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
@@ -65,6 +65,7 @@ out.sampled = fc.sample(testing.paymentIntentRequestArb(), { numRuns: 20, seed: 
 const notification = camt054.parseCamt054(testing.camt054Xml({ version: 'camt.054.001.08', messageId: 'M-1', createdAt: '2026-11-21T10:00:00', notifications: [{ account: 'NO9386011117947', entries: [{ accountServicerReference: 'E-1', currency: 'NOK', creditDebit: 'CRDT', bookingDate: '2026-11-21', details: [{ amount: '12.34', creditorReferences: ['12345674'] }] }] }] }))
 out.camt054 = notification._tag === 'Right' ? camt054.receiveCamt054(http.emptyWorld, notification.right, { at: '2026-11-21T10:00:00.000Z' }).report.map((r) => [r.kid, r.amount, r.outcome]) : notification.left.code
 out.camt054Rows = notification._tag === 'Right' ? http.receiveCamt054(http.emptyWorld, notification.right, { at: '2026-11-21T10:00:00.000Z' }).changes.camt054Messages.concat(http.camt054Keys(notification.right).camt054Messages) : notification.left.code
+out.conformance = [conformance.checkService, conformance.httpService, conformance.formDriver, conformance.startWebhookReceiver, http.ocrGiroText].every((f) => typeof f === 'function')
 console.log(JSON.stringify(out))
 `
 }
@@ -79,6 +80,7 @@ import { parseCamt054, receiveCamt054 } from 'paysplit/camt054'
 import type { Camt054Notification, Camt054ReportRow } from 'paysplit/camt054'
 import { camt054Keys, receiveCamt054 as applyCamt054, type Camt054Changes, type Camt054RowKeys } from 'paysplit/http'
 import { paymentIntentRequestArb, given, checkService } from 'paysplit/testing'
+import { checkService as check, httpService, startWebhookReceiver, type ConformanceReport } from 'paysplit/conformance'
 const c: Command = { type: 'ChargePayment', at: '2026-11-21T10:00:00.000Z' }
 const r = transition(initialState, c)
 if (r._tag === 'Right') {
@@ -106,6 +108,8 @@ if (read._tag === 'Right') {
   const keys: Camt054RowKeys = camt054Keys(n)
   void rows; void written.camt054Transactions; void keys.camt054Messages
 }
+const conforms: Promise<ConformanceReport> = check({ ...httpService('http://127.0.0.1:1'), numRuns: 1 })
+void conforms; void startWebhookReceiver
 `
 
 beforeAll(() => {
@@ -145,7 +149,8 @@ describe('the built package, imported by name from outside the repo', () => {
     httpStatus: 409,
     sampled: true,
     camt054: [['12345674', 1234, 'unmatched']],
-    camt054Rows: [{ messageId: 'M-1', at: '2026-11-21T10:00:00.000Z' }, 'M-1']
+    camt054Rows: [{ messageId: 'M-1', at: '2026-11-21T10:00:00.000Z' }, 'M-1'],
+    conformance: true
   }
 
   it.each(['typed.mts', 'typed.cts'])('%s type-checks against the built typings (strict, node16)', (file) => {
@@ -179,7 +184,7 @@ describe('the built typings', () => {
       .map((symbol) => symbol.name)
   }
 
-  it.each(['index', 'codecs', 'http', 'camt054', 'testing'])('dist/%s.d.ts exports no name marked @internal', (entry) => {
+  it.each(['index', 'codecs', 'http', 'camt054', 'testing', 'conformance'])('dist/%s.d.ts exports no name marked @internal', (entry) => {
     expect(internalExports(entry)).toStrictEqual([])
   })
 })
@@ -202,7 +207,7 @@ describe('the XML parser stays out of the other entries', () => {
   const importsSaxes = (file: string): boolean =>
     loaded(file).some((f) => /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']saxes["']/.test(readFileSync(join(dist(), f), 'utf8')))
 
-  it.each(['index.js', 'index.cjs', 'codecs.js', 'codecs.cjs', 'http.js', 'http.cjs', 'testing.js', 'testing.cjs', 'cli.js'])(
+  it.each(['index.js', 'index.cjs', 'codecs.js', 'codecs.cjs', 'http.js', 'http.cjs', 'testing.js', 'testing.cjs', 'conformance.js', 'conformance.cjs', 'cli.js'])(
     'dist/%s and the chunks it loads import no saxes (only paysplit/camt054 needs the optional peer)',
     (file) => {
       expect(importsSaxes(file)).toBe(false)

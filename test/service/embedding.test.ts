@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { start } from '../../docs/examples/embedding/service.js'
 import { kid } from '../../src/index.js'
 import { runCli } from '../../src/cli/paysplitCheck.js'
-import { ocrGiroText } from '../../src/testing.js'
+import { ocrGiroText } from '../../src/http.js'
 import { cardRequest, invoiceRequest } from '../support/http.fixtures.js'
 import { transmissionOf } from '../support/ocr.fixtures.js'
 

@@ -10,7 +10,7 @@ import { devFormSecret, loadConfig } from '../../docs/examples/service/config.js
 import { scopeOf } from '../../docs/examples/service/db/idempotency.js'
 import { createService, type Service } from '../../docs/examples/service/server.js'
 import { formToken } from '../../docs/examples/service/routes/form.js'
-import { checkService } from '../../src/testing.js'
+import { checkService } from '../../src/conformance.js'
 import { cardRequest } from '../support/http.fixtures.js'
 import { testDb, testEnv, type TestDb } from '../support/reference-service.fixtures.js'
 

@@ -1,6 +1,7 @@
 /**
  * Deliberately broken variants of the reference service model, shared by the conformance tests
- * (`conformance.test.ts` over real sockets, `conformance.brokenServices.test.ts` in process): each
+ * (in process: `conformance.brokenServices.test.ts`; over real sockets: the reference service with
+ * `cancelInvoice` as its `handle`, reference-service.conformance.test.ts): each
  * wraps `handle` and changes one rule, so that the runner must find it.
  */
 import { handle, type Deliveries, type HandleContext, type Handled, type HttpRequest, type HttpResponse, type World } from '../../src/http.js'

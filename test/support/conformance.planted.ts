@@ -1,8 +1,10 @@
 /**
- * The planted bugs of the conformance kit: every broken variant of the reference service that a
- * conformance test proves `checkService` finds (test/testing-kit/conformance.test.ts over real sockets,
- * test/testing-kit/conformance.inProcess.test.ts, test/testing-kit/conformance.brokenServices.test.ts in process), each with the options that aim the runner at
- * it, and the reference model as an in-process service under test to plant them in.
+ * The planted bugs of the conformance kit: every broken variant of paysplit's model that a
+ * conformance test proves `checkService` finds (test/testing-kit/conformance.inProcess.test.ts,
+ * test/testing-kit/conformance.brokenServices.test.ts; over real sockets, `cancelInvoice` against
+ * the reference service in test/service/reference-service.conformance.test.ts), each with the
+ * options that aim the runner at it, and the model as an in-process service under test to plant
+ * them in.
  *
  * Aimed: a check keeps only the service members (payment form, bank, webhooks) and the payment
  * kind the bug needs, so the runner spends no command on what cannot reach it, and `nextStep`
@@ -28,7 +30,7 @@ import {
   type World
 } from '../../src/http.js'
 import type { Payment } from '../../src/payment.js'
-import type { CheckServiceOptions, ReceivedWebhook, ServiceRequest, ServiceResponse } from '../../src/testing.js'
+import type { CheckServiceOptions, ReceivedWebhook, ServiceRequest, ServiceResponse } from '../../src/conformance.js'
 import { cancelInvoice, chargeImmediate, handled, paymentOf, withPayment, type Handler } from './conformance.fixtures.js'
 
 export const CATCH_ALL = 'https://hooks.example/all'
@@ -51,7 +53,16 @@ export const refundTooMuch: Handler = (world, request, ctx) => {
   if (q === undefined) return handled(after, response, deliveries, events)
   const broken: Payment = { ...q, refundedAmount: before.refundedAmount + before.chargedAmount }
   const view = webhookPaymentOf(broken)
-  return handled(withPayment(after, broken), response, deliveries.map((d) => ({ ...d, payload: { ...d.payload, payload: { payment: view } } })), events)
+  // the payload and the body sent (what a receiver gets) alike
+  return handled(
+    withPayment(after, broken),
+    response,
+    deliveries.map((d) => {
+      const payload = { ...d.payload, payload: { payment: view } }
+      return { ...d, payload, body: JSON.stringify(payload) }
+    }),
+    events
+  )
 }
 
 /** Drops the webhooks of one event type. */
@@ -154,9 +165,8 @@ export interface Plant {
 
 /**
  * paysplit's own model as a service under test, with `plant` planted in it: the world in a
- * closure, emptied at each run's reset, a fresh time, id and KID per request as
- * test/support/server.ts makes them (a repeated invoice create keeps its stored KID), webhooks
- * JSON-copied. Every member is given; a planted bug's options pick the ones it needs.
+ * closure, emptied at each run's reset, a fresh time, id and KID per request as a service makes
+ * them (a repeated invoice create keeps its stored KID), webhooks JSON-copied. Every member is given; a planted bug's options pick the ones it needs.
  */
 export const modelService = (plant: Plant = {}): CheckServiceOptions => {
   let world: World = emptyWorld
@@ -259,7 +269,7 @@ const WEBHOOKS: ReadonlyArray<Member> = ['receivedWebhooks']
 const payouts = (change: (r: ServiceResponse) => ServiceResponse): (() => Plant) => () => ({ respond: (q, r) => (q.method === 'GET' && q.path.endsWith('/cancel') ? change(r) : r) })
 
 export const plantedBugs: ReadonlyArray<PlantedBug> = [
-  // test/testing-kit/conformance.test.ts (real sockets) and test/testing-kit/conformance.brokenServices.test.ts
+  // test/testing-kit/conformance.brokenServices.test.ts (the refund too much: its shrunk counterexample)
   { name: 'cancel allowed on an invoice', plant: () => ({ handler: cancelInvoice }), members: [], options: { kinds: ['invoice'] }, share: 0.098 },
   { name: 'a full refund that may exceed the charge', plant: () => ({ handler: refundTooMuch }), members: ['receivedWebhooks', 'completeForm'], options: { kinds: ['card'] }, share: 0.007 },
   { name: 'charge allowed when chargeImmediately is true', plant: () => ({ handler: chargeImmediate }), members: [], options: { kinds: ['card'] }, share: 0.029 },

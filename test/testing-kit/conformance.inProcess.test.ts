@@ -1,9 +1,8 @@
 /**
- * Tests written against the survivors of a Stryker run on `src/testing/conformance.ts`
- * (docs/testing.md, "Mutation testing"). `test/testing-kit/conformance.test.ts` drives the test server
- * over real sockets and is left out of mutation runs; this file drives the conformance runner in
+ * Tests written against the survivors of a Stryker run on the conformance runner
+ * (docs/testing.md, "Mutation testing"). This file drives the runner in
  * process: `send` calls `handle` on a world kept in a closure (fresh `at` and id per request, a
- * KID for each new invoice, as test/support/server.ts builds its contexts), the webhooks are the
+ * KID for each new invoice, as a service builds its contexts), the webhooks are the
  * deliveries collected, and the payment form and the bank are `completeForm`, `failForm` and
  * `receiveTransfer`. It pins `normalise` (ids of any case, times, texts, dropped `undefined`
  * members, sorted keys, plain writable properties, the depth limit, the empty id) and the exact
@@ -39,7 +38,7 @@ import {
   type ReceivedWebhook,
   type ServiceRequest,
   type ServiceResponse
-} from '../../src/testing.js'
+} from '../../src/conformance.js'
 import { handled } from '../support/conformance.fixtures.js'
 
 // -------------------------------------------------------------------------------------
@@ -410,10 +409,10 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 null',
         '✗ response differs',
-        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
+        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000…',
         '  received (service): 201 null',
         '  at body: expected {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<t…, received null'
       ]
@@ -425,11 +424,11 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ response differs',
-        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
-        '  received (service): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":91,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
+        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000…',
+        '  received (service): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":91,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-00000000…',
         '  at body.paymentIntent.paymentCreated.grossAmount: expected 1, received 91'
       ]
     })
@@ -447,7 +446,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, invoice),cancel(#0)',
       counterexample: [
-        'POST /payments {"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"invoice","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","successUrl":"http://a.aa","webho…',
+        'POST /payments {"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"invoice","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","successUrl":"http://a.aa.te…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http:…',
         'POST /payments/<payment 1>/cancel',
         '  ← 200 {"response":"<text>","success":true}',
@@ -474,7 +473,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard),charge(#0)',
       counterexample: [
-        'POST /payments {"chargeImmediately":true,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","succ…',
+        'POST /payments {"chargeImmediately":true,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":true,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"or…',
         'POST /payments/<payment 1>/charge',
         '  ← 200 {"response":"<text>","success":true}',
@@ -516,14 +515,14 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard),nextStep(#0),repeatCreate(0)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         'completeForm <payment 1>  (model: Reserved)',
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ response differs',
-        '  expected (model): 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
-        '  received (service): 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
+        '  expected (model): 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000…',
+        '  received (service): 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000…',
         '  at body.paymentIntent.paymentCreated.status: expected "Reserved", received "Initiated"'
       ]
     })
@@ -534,7 +533,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard),cancel(#0)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         'POST /payments/<payment 1>/cancel',
         '  ← 200 {"error":null,"response":"<text>","success":true}',
@@ -554,7 +553,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ webhooks differ',
         '  expected (model):',
@@ -573,7 +572,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ webhooks differ',
         '  expected (model):',
@@ -593,7 +592,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ webhooks differ',
         '  expected (model):',
@@ -613,7 +612,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ webhooks differ',
         '  expected (model):',
@@ -632,7 +631,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard),nextStep(#0),refundPartially(#0)',
       counterexample: [
-        'POST /payments {"chargeImmediately":true,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","succ…',
+        'POST /payments {"chargeImmediately":true,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":true,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"or…',
         'completeForm <payment 1>  (model: Charged)',
         'POST /payments/<payment 1>/refund/partially {"moneySplitPatch":[{"newAmount":0,"splitID":1,"updateType":"UpdateAmount"}],"newGrossAmount":0}',

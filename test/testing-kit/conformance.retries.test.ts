@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { kid } from '../../src/index.js'
 import { completeForm, emptyWorld, failForm, handle, receiveTransfer, type HandleContext, type HttpRequest, type WebhookDelivery, type World } from '../../src/http.js'
 import { runCli } from '../../src/cli/paysplitCheck.js'
-import { checkService, type CheckServiceOptions, type ReceivedWebhook } from '../../src/testing.js'
+import { checkService, type CheckServiceOptions, type ReceivedWebhook } from '../../src/conformance.js'
 
 const CATCH_ALL = 'https://hooks.example/all'
 const json = (v: unknown): unknown => (v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown))

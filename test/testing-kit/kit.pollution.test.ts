@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { emptyWorld, handle, type World } from '../../src/http.js'
-import { checkService } from '../../src/testing.js'
-import { field } from '../../src/testing/normalise.js'
+import { checkService } from '../../src/conformance.js'
+import { field } from '../../src/conformance/normalise.js'
 
 const polluted = ['kid', 'paymentReferenceID', 'status'] as const
 

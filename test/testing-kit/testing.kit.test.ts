@@ -10,7 +10,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { kid } from '../../src/index.js'
 import { emptyWorld, handle, type HandleContext, type WebhookDelivery, type World } from '../../src/http.js'
-import { checkService, describeReport, type CheckServiceOptions, type ReceivedWebhook, type ServiceRequest, type ServiceResponse } from '../../src/testing.js'
+import { checkService, describeReport, type CheckServiceOptions, type ReceivedWebhook, type ServiceRequest, type ServiceResponse } from '../../src/conformance.js'
 
 const UNKNOWN = 'ffffffff-ffff-4fff-bfff-ffffffffffff'
 const RECEIVER = 'http://receiver.test'
@@ -29,7 +29,7 @@ const liveService = (answer?: (request: ServiceRequest) => ServiceResponse | und
     const own = answer?.(request)
     if (own !== undefined) return Promise.resolve(own)
     n += 1
-    // as test/support/server.ts: a repeated create keeps the KID stored with its reference
+    // as a service does: a repeated create keeps the KID stored with its reference
     const made = kid.create(String(5_000_000 + n), 'mod10')
     const ext = (request.body as { externalPaymentReferenceID?: unknown } | undefined)?.externalPaymentReferenceID
     const stored = typeof ext === 'string' ? world.references.get(ext)?.kid : undefined

@@ -2,14 +2,15 @@
  * The state of one conformance run on both sides — the reference model's world and what is known
  * of the service — and the exchange of one request with both, compared.
  *
- * @module testing/model
+ * @module conformance/model
  */
 import type { handle } from '../http/handle.js'
+import type { Payment } from '../payment.js'
 import type { WebhookDelivery } from '../service/webhooks.js'
 import type { World } from '../service/world.js'
-import { deepEqual } from './harness.js'
+import { deepEqual } from '../testing/harness.js'
 import { brief, differences, field, jsonCopy, normalise, replaceAll } from './normalise.js'
-import type { CheckServiceOptions, ReceivedWebhook, ReportedStep, ServiceRequest, ServiceResponse } from './types.js'
+import type { CheckServiceOptions, HookName, ReceivedWebhook, ReportedStep, ServiceRequest, ServiceResponse } from './types.js'
 
 /** A payment created in this run: its label in reports, its id in the model and in the service. */
 export interface Known {
@@ -31,21 +32,48 @@ export interface Model {
   /** The model's deliveries so far, with a receiver (checked at the end of the run). */
   readonly expected: WebhookDelivery[]
   tick: number
+  /** The OCR giro files this run wrote, and the last one sent (sent again to check duplicates). */
+  ocrFiles: number
+  lastOcr?: string
 }
 
 /** What a call exercised so far, shared by its runs (the report's `coverage`). */
 export interface Tally {
   readonly requests: Record<string, number>
   readonly events: Record<string, number>
+  /** State × command: `<kind> <status>` (or `no such payment`) → command → counts. */
+  readonly states: Record<string, Record<string, { accepted: number; refused: number }>>
   webhooksChecked: number
+  webhooksMissing: number
   charged: boolean
   refunded: boolean
   invoicePaid: boolean
-  /** The form and bank hooks that said they cannot drive the service, with their reasons. */
-  readonly skipped: Map<string, string>
+  /** Each hook called: how often, and how often it skipped, with each reason it gave and how often. */
+  readonly hooks: Map<HookName, { sent: number; skipped: number; reasons: Map<string, number> }>
 }
 
-export const emptyTally = (): Tally => ({ requests: {}, events: {}, webhooksChecked: 0, charged: false, refunded: false, invoicePaid: false, skipped: new Map() })
+export const emptyTally = (): Tally => ({
+  requests: {},
+  events: {},
+  states: {},
+  webhooksChecked: 0,
+  webhooksMissing: 0,
+  charged: false,
+  refunded: false,
+  invoicePaid: false,
+  hooks: new Map()
+})
+
+/** The row of the coverage's state × command table for a payment of the model (or none). */
+export const stateRow = (p: Payment | undefined): string => (p === undefined ? 'no such payment' : `${p.kind} ${p.status}`)
+
+/** Counts a command sent to a payment in the state `row`, accepted or refused by the model. */
+export const countState = (r: Real, row: string, command: string, accepted: boolean): void => {
+  const cells = (r.tally.states[row] ??= {})
+  const cell = (cells[command] ??= { accepted: 0, refused: 0 })
+  if (accepted) cell.accepted += 1
+  else cell.refused += 1
+}
 
 export interface Real {
   readonly sut: CheckServiceOptions
@@ -53,6 +81,8 @@ export interface Real {
   readonly reads: boolean
   seen: number
   readonly tally: Tally
+  /** The retry mode's keys given so far in this run (each `POST` gets `<run prefix>retry-<n>`). */
+  keys: number
 }
 
 /** A request's route for the coverage: ids as `{id}`, query values left out. */
@@ -154,9 +184,19 @@ export const logRequest = (m: Model, real: ServiceRequest, prefix = ''): void =>
 }
 
 /** Sends a request to the service, records it, and resolves with the answer. */
-export const sendLogged = async (m: Model, r: Real, real: ServiceRequest, concurrent = false): Promise<ServiceResponse> => {
+export const sendLogged = async (m: Model, r: Real, request: ServiceRequest, concurrent = false): Promise<ServiceResponse> => {
   const index = m.steps.length
-  m.steps.push({ kind: 'request', method: real.method, path: real.path, ...(real.body === undefined ? {} : { body: real.body }), ...(concurrent ? { concurrent } : {}) })
+  // the retry mode's key, given here so that the step shows it (src/conformance/retries.ts resends with it)
+  const keyed = (r.sut.retries ?? 0) > 0 && request.method === 'POST'
+  const real: ServiceRequest = keyed ? { ...request, headers: { ...request.headers, 'idempotency-key': `${m.prefix}retry-${String((r.keys += 1))}` } } : request
+  m.steps.push({
+    kind: 'request',
+    method: real.method,
+    path: real.path,
+    ...(real.body === undefined ? {} : { body: real.body }),
+    ...(real.headers === undefined ? {} : { headers: real.headers }),
+    ...(concurrent ? { concurrent } : {})
+  })
   const response = await r.sut.send(real)
   count(r.tally.requests, `${real.method} ${routeOf(real.path)} ${String(response.status)}`)
   m.steps[index] = { ...(m.steps[index] as ReportedStep & { kind: 'request' }), status: response.status }

@@ -1,7 +1,7 @@
 /**
  * What the conformance runner is given and what it reports.
  *
- * @module testing/types
+ * @module conformance/types
  */
 import type { PaymentKind } from '../payment.js'
 
@@ -50,6 +50,12 @@ export interface WebhookReceiver {
    * receiver's grace period has passed without it (the runner then reports what is missing).
    */
   readonly collect: (until: (received: ReadonlyArray<ReceivedWebhook>) => boolean) => Promise<ReadonlyArray<ReceivedWebhook>>
+  /**
+   * How long `collect` waits for what `until` asks, in ms. Without it, a report of missing
+   * webhooks asks whether `collect` waits at all (one that resolves at once makes every webhook
+   * still in flight look missing).
+   */
+  readonly graceMs?: number
 }
 
 /**
@@ -70,10 +76,14 @@ export interface ServiceUnderTest {
   /** The catch-all webhook url the service is configured with (it receives every webhook). */
   readonly catchAllUrl?: string
   /**
-   * The payment form reports success for this payment (not part of the caller's API). This and
-   * the other form and bank hooks may resolve with a {@link SkippedHook} to say they cannot drive
-   * the service (its form wants a token, its bank route refuses the key): the runner then leaves
-   * the model as it was, sends that event no more in this call, and says why in the notes.
+   * The payment form reports success for this payment (not part of the caller's API). What this
+   * and the other form and bank hooks resolve with is read (docs/testing.md, "Hooks"): nothing
+   * (or any other value) when the hook drove the service; `{ refused: why }`, an HTTP answer of
+   * 4xx or 5xx (a `fetch` `Response`, a {@link ServiceResponse}) or an fp-ts `Left` when the
+   * service refused the event: that fails the run as the hook's failure where the model accepts
+   * the event; a {@link SkippedHook} when the hook cannot drive the service this time (the model
+   * is left as it was, the event is not counted, and the notes say how often and why). A hook that
+   * rejects fails the run as the hook's failure.
    */
   readonly completeForm?: (paymentReferenceID: string) => Promise<unknown>
   /** The payment form reports a failed attempt. */
@@ -85,13 +95,25 @@ export interface ServiceUnderTest {
    * the open invoice holding that KID (or parks). Used instead of `receiveTransfer` when given.
    */
   readonly receiveTransferByKid?: (kid: string, amount: number) => Promise<unknown>
+  /**
+   * The bank sends an OCR giro file (docs/rules.md C14): the runner writes one with `ocrGiroText`
+   * (transfers by KID to the run's invoices, a wrong KID now and then, a file sent twice) and the
+   * model applies it with `receiveOcrGiro`. Each run's files have transmission numbers of their
+   * own, so a long-lived service never takes one for a duplicate of another run's.
+   */
+  readonly receiveOcrGiro?: (text: string) => Promise<unknown>
   /** Called before each run, e.g. to empty the service's storage. Optional: each run has its own references. */
   readonly reset?: () => Promise<void>
 }
 
-/** What a form or bank hook resolves with when it cannot drive the service: `skipped` says why. */
+/** What a form or bank hook resolves with when it cannot drive the service this time: `skipped` says why. */
 export interface SkippedHook {
   readonly skipped: string
+}
+
+/** What a form or bank hook resolves with when the service refused the event: `refused` says how. */
+export interface RefusedHook {
+  readonly refused: string
 }
 
 /** What to check and how hard. */
@@ -108,8 +130,11 @@ export interface CheckServiceOptions extends ServiceUnderTest {
   readonly path?: string
   /**
    * Names this call's runs on a long-lived service: every reference and customer id the runner
-   * makes starts with a prefix built from the seed and this id (letters, digits, `_` and `-`;
-   * others dropped). Calls with the same seed need different ids to share one service.
+   * makes starts with `k<seed>-<runId>-` (letters, digits, `_` and `-`; others dropped; at most 32).
+   * Default: with `now`, its reading in base 36 (as the command line does), so that a fixed seed
+   * run twice on one service never meets its own references; without `now`, none: calls of one
+   * seed then make the same references, and a second one on a service that keeps them meets the
+   * first one's (the failure says so). The report's `prefix` gives it.
    */
   readonly runId?: string
   /** Longest command sequence. Default 12. */
@@ -154,19 +179,49 @@ export interface CheckServiceOptions extends ServiceUnderTest {
   readonly now?: () => number
 }
 
+/** How often the model accepted and refused a command sent to a payment in one state. */
+export interface CoverageCell {
+  readonly accepted: number
+  readonly refused: number
+}
+
+/** The hooks of a check (the form, the bank, the webhook receiver) as the coverage names them. */
+export type HookName = 'completeForm' | 'failForm' | 'receiveTransfer' | 'receiveTransferByKid' | 'receiveOcrGiro'
+
+/** How often a hook was called, and how often it said it could not drive the service (`{ skipped }`). */
+export interface HookUse {
+  readonly sent: number
+  readonly skipped: number
+}
+
 /**
  * What a call exercised, over all its runs: each request as `<METHOD> <route> <status>` (ids
  * as `{id}`) with how often it was sent, each outside event as `<event> <model outcome>`, how
  * many webhooks were compared with the model's, and whether any payment of the model was ever
- * charged, refunded, or (an invoice) paid by the bank.
+ * charged, refunded, or (an invoice) paid by the bank. `describeCoverage` writes it as text.
  */
 export interface Coverage {
   readonly requests: Readonly<Record<string, number>>
   readonly events: Readonly<Record<string, number>>
+  /**
+   * State × command: each command sent to a payment of a run, by the payment's kind and status
+   * in the model before it (`card Reserved`, `invoice Initiated`; `no such payment` for an id no
+   * payment has) and the command (`cancel`, `charge`, `refund`, `refundPartially`, `adjust`,
+   * `completeForm`, `failForm`, `transfer`, `ocr`), with how often the model accepted and refused it.
+   */
+  readonly states?: Readonly<Record<string, Readonly<Record<string, CoverageCell>>>>
   readonly webhooksChecked: number
+  /** Webhooks the model sent to the receiver that had not arrived when the runner looked (after the grace period). */
+  readonly webhooksMissing?: number
   readonly charged: boolean
   readonly refunded: boolean
   readonly invoicePaid: boolean
+  /** The payment kinds the check created. */
+  readonly kinds?: ReadonlyArray<PaymentKind>
+  /** The hooks the check was given (absent ones were not), each with how often it was used and skipped. */
+  readonly hooks?: Readonly<Partial<Record<HookName, HookUse>>>
+  /** Whether a webhook receiver (or `receivedWebhooks`) was given. */
+  readonly webhooks?: boolean
 }
 
 /** One step of a failing run, as sent: a request, or an event from outside the API. */
@@ -176,6 +231,8 @@ export type ReportedStep =
       readonly method: string
       readonly path: string
       readonly body?: unknown
+      /** The headers the runner added (`idempotency-key` in the retry mode), lower-case names. */
+      readonly headers?: Readonly<Record<string, string>>
       /** The status the service answered (absent when it did not answer). */
       readonly status?: number
       /** Sent at the same time as the step before it. */
@@ -183,11 +240,15 @@ export type ReportedStep =
     }
   | {
       readonly kind: 'event'
-      readonly event: 'completeForm' | 'failForm' | 'transfer' | 'transferByKid'
+      readonly event: 'completeForm' | 'failForm' | 'transfer' | 'transferByKid' | 'ocr'
       /** The payment it is for (by KID: the one the model matched, or `(no open invoice)`). */
       readonly paymentReferenceID: string
       readonly amount?: number
       readonly kid?: string
+      /** The failed form's reason. */
+      readonly reason?: string
+      /** The OCR giro file sent (`ocr`). */
+      readonly text?: string
     }
 
 /** The outcome of `checkService`. */
@@ -226,4 +287,10 @@ export type ConformanceReport =
       readonly replay: string
       /** fast-check's own report (the command sequence). */
       readonly details: string
+      /**
+       * The hook whose answer failed the run, when one did (it rejected, or it refused an event
+       * the model accepts): the failure is the hook's (its token, its session, its key), not
+       * necessarily the service's.
+       */
+      readonly hook?: HookName
     }

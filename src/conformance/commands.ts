@@ -2,7 +2,7 @@
  * The commands of a conformance run: each sends one request (or causes one outside event) to the
  * service and to the model and compares what comes back.
  *
- * @module testing/commands
+ * @module conformance/commands
  */
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
@@ -10,15 +10,19 @@ import type { Payment } from '../payment.js'
 import type { PaymentIntentRequest } from '../codecs/requests.js'
 import { webhookEventTypes } from '../codecs/validators.js'
 import { handle, type HttpRequest } from '../http/handle.js'
+import { parseOcrGiro, type OcrTransaction } from '../bankFiles/ocrGiro.js'
+import { ocrGiroText } from '../bankFiles/ocrText.js'
 import { completeForm, failForm } from '../service/form.js'
+import { receiveOcrGiro } from '../service/ocrReceive.js'
 import { receiveTransfer } from '../service/transfers.js'
 import type { WebhookDelivery } from '../service/webhooks.js'
 import type { World } from '../service/world.js'
-import { invalidPaymentIntentRequestArb, opArb, patchOf, paymentIntentRequestArb, type Op } from './arbitraries.js'
+import { invalidPaymentIntentRequestArb, opArb, patchOf, paymentIntentRequestArb, type Op } from '../testing/arbitraries.js'
 import {
   clockOf,
   compareWebhooks,
   countEvent,
+  countState,
   exchange,
   FALLBACK_KID,
   hooksOf,
@@ -28,13 +32,14 @@ import {
   modelIdOf,
   responseDifference,
   sendLogged,
+  stateRow,
   UNKNOWN_ID,
   type Known,
   type Model,
   type Real
 } from './model.js'
 import { brief, field, jsonCopy, normalise } from './normalise.js'
-import type { CheckServiceOptions, ServiceRequest, ServiceResponse } from './types.js'
+import type { CheckServiceOptions, HookName, ServiceRequest, ServiceResponse } from './types.js'
 
 export type Cmd = fc.AsyncCommand<Model, Real>
 
@@ -99,7 +104,25 @@ const createWith = async (m: Model, r: Real, body: unknown): Promise<void> => {
     const n = m.known.length + 1
     m.known.push({ label: `<payment ${String(n)}>`, modelId, realId: typeof realId === 'string' ? realId : `missing-id-${String(n)}` })
   }
-  await exchange(m, r, { method: 'POST', path: '/payments', body }, (world, res) => {
+  let expected = 0
+  const learnAndKeep = (response: ServiceResponse, status: number): void => {
+    expected = status
+    learn(response, status)
+  }
+  try {
+    await exchangeCreate(m, r, body, modelId, learnAndKeep)
+  } catch (e) {
+    // the service already held this run's reference: an earlier call of the same seed and run id
+    const own = String(field(body, 'externalPaymentReferenceID')).startsWith(m.prefix)
+    if (!(e instanceof Mismatch) || expected !== 201 || !own || !/received \(service\): (200|409) /.test(e.message)) throw e
+    throw new Mismatch(
+      `${e.message}\n  the service answered a new reference of this run as a repeat: did an earlier call with the same seed and run id create it? Give each call its own runId (or now: the run id is then the clock's); the command line does.`
+    )
+  }
+}
+
+const exchangeCreate = (m: Model, r: Real, body: unknown, modelId: string, learn: (response: ServiceResponse, status: number) => void): Promise<void> =>
+  exchange(m, r, { method: 'POST', path: '/payments', body }, (world, res) => {
     const created = field(res.body, 'paymentIntent', 'paymentCreated')
     const given = field(created, 'kid')
     const ext = field(body, 'externalPaymentReferenceID')
@@ -107,7 +130,6 @@ const createWith = async (m: Model, r: Real, body: unknown): Promise<void> => {
     const kid = typeof given === 'string' ? given : typeof stored === 'string' ? stored : FALLBACK_KID
     return handle(world, { method: 'POST', path: '/payments', body: jsonCopy(body) }, { at: clockOf(m.tick), paymentReferenceID: modelId, kid, ...hooksOf(r) })
   }, learn)
-}
 
 /** A payment's own KID (a card has none: a polluted `Object.prototype.kid` is not one), else the fallback. */
 const kidOf = (p: Payment | undefined): string => {
@@ -123,6 +145,9 @@ const knownAt = (m: Model, n: number): Known | undefined => m.known[n % m.known.
 
 /** The payment an API action targets: one created in this run, or (when none, or `n` is 7) an unknown id. */
 const target = (m: Model, n: number): Known | undefined => (n === 7 ? undefined : knownAt(m, n))
+
+/** The coverage's row of a payment of the run (its kind and status in the model), or `no such payment`. */
+const rowOf = (m: Model, k: Known | undefined): string => stateRow(k === undefined ? undefined : m.world.payments.get(k.modelId))
 
 /** An API action's request as the service and as the model get it (same body, each side's id). */
 const actionRequests = (m: Model, action: Action, t: number, ops: ReadonlyArray<Op>, garble: number): readonly [ServiceRequest, HttpRequest] => {
@@ -164,7 +189,11 @@ class PaymentAction implements Cmd {
   check = (): boolean => true
   async run(m: Model, r: Real): Promise<void> {
     const [real, model] = actionRequests(m, this.action, this.target, this.ops, this.garble)
-    await exchange(m, r, real, (world) => handle(world, model, { at: clockOf(m.tick), paymentReferenceID: UNKNOWN_ID, ...hooksOf(r) }))
+    const row = rowOf(m, target(m, this.target))
+    const count = (_: ServiceResponse, status: number): void => {
+      countState(r, row, this.action, status < 300)
+    }
+    await exchange(m, r, real, (world) => handle(world, model, { at: clockOf(m.tick), paymentReferenceID: UNKNOWN_ID, ...hooksOf(r) }), count)
   }
   toString(): string {
     return `${this.action}(#${String(this.target)}${this.garble > 0 && (this.action === 'adjust' || this.action === 'refundPartially') ? `, broken patch ${String(this.garble)}` : ''})`
@@ -187,6 +216,7 @@ class Race implements Cmd {
     const k = target(m, this.target)
     if (k === undefined) return
     const [real, model] = actionRequests(m, this.action, this.target, this.ops, 0)
+    const row = rowOf(m, k)
     const [a, b] = await Promise.all([sendLogged(m, r, real), sendLogged(m, r, real, true)])
     let world: World = m.world
     const deliveries: WebhookDelivery[] = []
@@ -199,6 +229,7 @@ class Race implements Cmd {
       deliveries.push(...ds)
     }
     m.world = world
+    for (const e of expected) countState(r, row, this.action, e.status < 300)
     logRequest(m, real, '⇉ twice at once: ')
     m.log.push(`  ← ${String(a.status)} ${brief(normalise(a.body, logIds(m), r.sut.compareMessages))}`)
     m.log.push(`  ← ${String(b.status)} ${brief(normalise(b.body, logIds(m), r.sut.compareMessages))}`)
@@ -263,23 +294,86 @@ class Read implements Cmd {
 
 type Outside = 'completeForm' | 'failForm' | 'transfer'
 
-/** The hook of the service under test an outside event uses. */
-type Hook = 'completeForm' | 'failForm' | 'receiveTransfer' | 'receiveTransferByKid'
+/** Whether the service has `hook`. */
+const hasHook = (r: Real, hook: HookName): boolean => r.sut[hook] !== undefined
 
-/** Whether the service has `hook`, and it has not said it cannot drive the service. */
-const hasHook = (r: Real, hook: Hook): boolean => r.sut[hook] !== undefined && !r.tally.skipped.has(hook)
+/** A hook's failure (it rejected, or it refused what the model accepts): the hook's, not necessarily the service's. */
+export class HookFailure extends Mismatch {
+  constructor(
+    readonly hook: HookName,
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+/** What a hook's answer says: it drove the service, the service refused the event, or the hook could not drive it this time. */
+type Verdict = { readonly kind: 'driven' } | { readonly kind: 'refused' | 'skipped'; readonly reason: string }
+
+const DRIVEN: Verdict = { kind: 'driven' }
 
 /**
- * Whether a hook's answer says it could not drive the service (`{ skipped: reason }`): then the
- * hook is used no more in this call, its step is dropped, and the model is left as it was.
+ * Reads a hook's answer (docs/testing.md, "Hooks"): `{ skipped }`, `{ refused }`, an HTTP answer
+ * (a `fetch` `Response`, or an object with a numeric `status`) of 4xx or 5xx, an fp-ts `Left`;
+ * anything else says the hook drove the service. Own properties only, but a `Response`'s status.
  */
-const skippedBy = (m: Model, r: Real, hook: Hook, answer: unknown): boolean => {
-  const reason = typeof answer === 'object' && answer !== null && Object.prototype.hasOwnProperty.call(answer, 'skipped') ? (answer as { skipped: unknown }).skipped : undefined
-  if (typeof reason !== 'string') return false
-  r.tally.skipped.set(hook, reason)
-  m.steps.pop()
-  return true
+const verdictOf = (answer: unknown): Verdict => {
+  if (typeof answer !== 'object' || answer === null) return DRIVEN
+  const skipped = field(answer, 'skipped')
+  if (typeof skipped === 'string') return { kind: 'skipped', reason: skipped }
+  const refused = field(answer, 'refused')
+  if (typeof refused === 'string') return { kind: 'refused', reason: refused }
+  const status = typeof Response !== 'undefined' && answer instanceof Response ? answer.status : field(answer, 'status')
+  if (typeof status === 'number' && status >= 400) return { kind: 'refused', reason: `it answered ${String(status)}` }
+  if (field(answer, '_tag') === 'Left') {
+    const code = field(field(answer, 'left'), 'code')
+    return { kind: 'refused', reason: `it resolved with a Left${typeof code === 'string' ? ` (${code})` : ''}` }
+  }
+  return DRIVEN
 }
+
+/**
+ * Calls a hook and reads its answer: counted in the coverage; a rejection fails the run as the
+ * hook's failure; a skip drops the event's step (the model is left as it was) and counts it with
+ * its reason, for this event alone (the next event tries the hook again).
+ */
+const callHook = async (m: Model, r: Real, hook: HookName, call: () => Promise<unknown> | undefined): Promise<Verdict> => {
+  let use = r.tally.hooks.get(hook)
+  if (use === undefined) r.tally.hooks.set(hook, (use = { sent: 0, skipped: 0, reasons: new Map() }))
+  use.sent += 1
+  let answer: unknown
+  try {
+    answer = await call()
+  } catch (e) {
+    throw new HookFailure(hook, `the ${hook} hook failed: it rejected (${e instanceof Error ? e.message : String(e)})`)
+  }
+  const verdict = verdictOf(answer)
+  if (verdict.kind === 'skipped') {
+    use.skipped += 1
+    use.reasons.set(verdict.reason, (use.reasons.get(verdict.reason) ?? 0) + 1)
+    m.steps.pop()
+  }
+  return verdict
+}
+
+/**
+ * A hook that says the service refused an event the model accepts fails the run as the hook's
+ * failure: the service did not take the event (its form wanted a token, its bank route another
+ * key), so what follows would be blamed on the service otherwise.
+ */
+const hookAgrees = (hook: HookName, verdict: Verdict, modelAccepted: string | undefined, event: string): void => {
+  if (verdict.kind !== 'refused' || modelAccepted === undefined) return
+  const form = hook === 'completeForm' || hook === 'failForm' ? '; a form that takes test payments only wants environments: [\'test\'] (--environments test)' : ''
+  throw new HookFailure(
+    hook,
+    `the ${hook} hook failed: ${verdict.reason}, where the model accepts ${event} (${modelAccepted})\n` +
+      `  the hook could not drive the service (a token, a session, a key?), or the service refused what the model accepts; a hook that cannot drive the service resolves with { skipped }${form}`
+  )
+}
+
+/** The model's outcome of an outside event, for the log and the coverage: the status, or the error's code. */
+const outcomeOf = (result: E.Either<unknown, Payment> | undefined): string =>
+  result === undefined ? 'UnmatchedTransfer' : E.isRight(result) ? result.right.status : String(field(result.left, 'code'))
 
 class OutsideEvent implements Cmd {
   constructor(
@@ -293,36 +387,47 @@ class OutsideEvent implements Cmd {
     const k = knownAt(m, this.target)
     if (k === undefined) return
     if (this.what === 'transfer' && r.sut.receiveTransferByKid !== undefined) {
-      if (hasHook(r, 'receiveTransferByKid')) await this.byKid(m, r, k, r.sut.receiveTransferByKid)
+      await this.byKid(m, r, k, r.sut.receiveTransferByKid)
       return
     }
-    const hook: Hook = this.what === 'transfer' ? 'receiveTransfer' : this.what
+    const hook: HookName = this.what === 'transfer' ? 'receiveTransfer' : this.what
     if (!hasHook(r, hook)) return
+    const row = rowOf(m, k)
     m.tick += 1
     const ctx = { at: clockOf(m.tick), ...hooksOf(r) }
     let outcome: { readonly world: World; readonly result: E.Either<unknown, Payment>; readonly deliveries: ReadonlyArray<WebhookDelivery> }
+    let verdict: Verdict
+    let event: string
     if (this.what === 'completeForm') {
       m.steps.push({ kind: 'event', event: 'completeForm', paymentReferenceID: k.realId })
-      if (skippedBy(m, r, hook, await r.sut.completeForm?.(k.realId))) return
+      verdict = await callHook(m, r, hook, () => r.sut.completeForm?.(k.realId))
+      if (verdict.kind === 'skipped') return
       outcome = completeForm(m.world, k.modelId, ctx)
+      event = `the completed form of ${k.label}`
     } else if (this.what === 'failForm') {
-      m.steps.push({ kind: 'event', event: 'failForm', paymentReferenceID: k.realId })
-      if (skippedBy(m, r, hook, await r.sut.failForm?.(k.realId, 'card declined'))) return
+      m.steps.push({ kind: 'event', event: 'failForm', paymentReferenceID: k.realId, reason: 'card declined' })
+      verdict = await callHook(m, r, hook, () => r.sut.failForm?.(k.realId, 'card declined'))
+      if (verdict.kind === 'skipped') return
       outcome = failForm(m.world, k.modelId, { ...ctx, reason: 'card declined' })
+      event = `the failed form of ${k.label}`
     } else {
       const p = m.world.payments.get(k.modelId)
       const amount = Math.max(1, Math.floor((Math.max(1, (p?.grossAmount ?? 1) - (p?.paidAmount ?? 0)) * this.permille) / 1000))
       const right = kidOf(p)
       const kid = this.wrongKid ? (right === FALLBACK_KID ? '0000000000' : FALLBACK_KID) : right
       m.steps.push({ kind: 'event', event: 'transfer', paymentReferenceID: k.realId, amount, kid })
-      if (skippedBy(m, r, hook, await r.sut.receiveTransfer?.(k.realId, amount, kid))) return
+      verdict = await callHook(m, r, hook, () => r.sut.receiveTransfer?.(k.realId, amount, kid))
+      if (verdict.kind === 'skipped') return
       outcome = receiveTransfer(m.world, k.modelId, { amount, kid }, ctx)
+      event = `a transfer of ${String(amount)} to ${k.label}`
     }
     m.world = outcome.world
     const result = outcome.result
-    const modelOutcome = E.isRight(result) ? result.right.status : String(field(result.left, 'code'))
+    const modelOutcome = outcomeOf(result)
     countEvent(r, `${this.what} ${modelOutcome}`)
-    m.log.push(`${this.what} ${k.label}  (model: ${modelOutcome})`)
+    countState(r, row, this.what, E.isRight(result))
+    m.log.push(`${this.what} ${k.label}  (model: ${modelOutcome}${verdict.kind === 'refused' ? `; the hook: refused, ${verdict.reason}` : ''})`)
+    hookAgrees(hook, verdict, E.isRight(result) ? modelOutcome : undefined, event)
     await compareWebhooks(m, r, outcome.deliveries)
   }
   /**
@@ -341,20 +446,137 @@ class OutsideEvent implements Cmd {
     const due = payee ?? target
     const amount = Math.max(1, Math.floor((Math.max(1, (due?.grossAmount ?? 1) - (due?.paidAmount ?? 0)) * this.permille) / 1000))
     const known = m.known.find((x) => x.modelId === payee?.paymentReferenceID)
+    const row = stateRow(payee)
     m.tick += 1
     m.steps.push({ kind: 'event', event: 'transferByKid', paymentReferenceID: known?.realId ?? '(no open invoice)', amount, kid })
-    if (skippedBy(m, r, 'receiveTransferByKid', await send(kid, amount))) return
+    const verdict = await callHook(m, r, 'receiveTransferByKid', () => send(kid, amount))
+    if (verdict.kind === 'skipped') return
     const { world, result, deliveries } =
       payee === undefined ? ({ world: m.world, result: undefined, deliveries: [] } as const) : receiveTransfer(m.world, payee.paymentReferenceID, { amount, kid }, { at: clockOf(m.tick), ...hooksOf(r) })
     m.world = world
-    countEvent(r, `transferByKid ${payee === undefined ? 'UnmatchedTransfer' : result !== undefined && E.isRight(result) ? result.right.status : String(field(result?.left, 'code'))}`)
+    const modelOutcome = outcomeOf(result)
+    countEvent(r, `transferByKid ${modelOutcome}`)
+    countState(r, row, 'transfer', result !== undefined && E.isRight(result))
     m.log.push(
-      `transfer by KID of ${k.label}${this.wrongKid ? ' (a wrong KID)' : ''}  (model: ${known === undefined ? 'no open invoice holds it' : `to ${known.label}, ${result !== undefined && E.isRight(result) ? result.right.status : String(field(result?.left, 'code'))}`})`
+      `transfer by KID of ${k.label}${this.wrongKid ? ' (a wrong KID)' : ''}  (model: ${known === undefined ? 'no open invoice holds it' : `to ${known.label}, ${modelOutcome}`}${verdict.kind === 'refused' ? `; the hook: refused, ${verdict.reason}` : ''})`
     )
+    hookAgrees('receiveTransferByKid', verdict, result !== undefined && E.isRight(result) ? modelOutcome : undefined, `a transfer of ${String(amount)} by the KID of ${known?.label ?? k.label}`)
     await compareWebhooks(m, r, deliveries)
   }
   toString(): string {
     return `${this.what}(#${String(this.target)}${this.what === 'transfer' ? `, ${String(this.permille)}‰${this.wrongKid ? ', wrong KID' : ''}` : ''})`
+  }
+}
+
+/** A 32-bit FNV-1a hash of a text, from `seed`. */
+const fnv = (text: string, seed: number): number => {
+  let h = seed >>> 0
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 16777619) >>> 0
+  }
+  return h
+}
+
+/**
+ * The head of this run's `n`-th OCR giro file: a data sender and transmission number (8 and 7
+ * digits) from a hash of the run's prefix and `n`, so that files of other runs and other calls
+ * on a long-lived service are not taken for duplicates of each other (docs/rules.md C14).
+ */
+const transmissionHead = (m: Model, n: number): { readonly dataSender: string; readonly transmissionNumber: string } => {
+  const key = `${m.prefix}ocr-${String(n)}`
+  return {
+    dataSender: String(fnv(key, 0x811c9dc5) % 100_000_000).padStart(8, '0'),
+    transmissionNumber: String(fnv(key, 0x5bd1e995) % 10_000_000).padStart(7, '0')
+  }
+}
+
+/** One transfer of an OCR file: a payment of the run (by its label), a KID and an amount. */
+interface OcrItem {
+  readonly known: Known
+  readonly kid: string
+  readonly amount: number
+}
+
+/** An OCR giro file of `items` (one assignment, giro payments of type 10), dated by the run's clock. */
+const ocrFileOf = (m: Model, n: number, items: ReadonlyArray<OcrItem>): string => {
+  const date = clockOf(m.tick).slice(0, 10)
+  const transactions: OcrTransaction[] = items.map((item, i) => ({
+    transactionNumber: i + 1,
+    transactionType: 10,
+    kid: item.kid,
+    amount: item.amount,
+    netsDate: date,
+    centreId: '01',
+    dayCode: Number(date.slice(8, 10)),
+    partialSettlementNumber: 1,
+    partialSettlementSerialNumber: '00001',
+    cardDrawer: '00',
+    formNumber: '0000000000',
+    archiveReference: '000000000',
+    reserved: '0000000',
+    debitAccount: '00000000000',
+    line: 0
+  }))
+  return ocrGiroText({
+    ...transmissionHead(m, n),
+    dataRecipient: '00010200',
+    netsDate: date,
+    assignments: [{ assignmentNumber: '0000001', agreementId: '000000001', account: '00000000000', netsDate: date, transactions }]
+  })
+}
+
+/**
+ * The bank sends an OCR giro file (docs/rules.md C14): transfers by KID to payments of the run
+ * (a wrong KID now and then), or the run's last file again (every row a duplicate, nothing
+ * applied twice). The model applies it with `receiveOcrGiro`; the service's answer is its own
+ * (only a refusal is read), and what it changed shows in the webhooks and the answers after.
+ */
+class OcrFile implements Cmd {
+  constructor(
+    readonly items: ReadonlyArray<readonly [target: number, permille: number, wrongKid: boolean]>,
+    readonly again: boolean
+  ) {}
+  check = (): boolean => true
+  async run(m: Model, r: Real): Promise<void> {
+    const send = r.sut.receiveOcrGiro
+    if (send === undefined || m.known.length === 0) return
+    let text = this.again ? m.lastOcr : undefined
+    let labels: string
+    if (text === undefined) {
+      const items = this.items.flatMap(([t, permille, wrongKid]): OcrItem[] => {
+        const known = knownAt(m, t)
+        const p = known === undefined ? undefined : m.world.payments.get(known.modelId)
+        if (known === undefined) return []
+        const right = kidOf(p)
+        const kid = wrongKid ? (right === FALLBACK_KID ? '0000000000' : FALLBACK_KID) : right
+        return [{ known, kid, amount: Math.max(1, Math.floor((Math.max(1, (p?.grossAmount ?? 1) - (p?.paidAmount ?? 0)) * permille) / 1000)) }]
+      })
+      m.ocrFiles += 1
+      text = ocrFileOf(m, m.ocrFiles, items)
+      labels = items.map((i) => `${String(i.amount)} to ${i.known.label}${i.kid === kidOf(m.world.payments.get(i.known.modelId)) ? '' : ' (a wrong KID)'}`).join(', ')
+    } else labels = 'the last file again'
+    const read = parseOcrGiro(text)
+    if (E.isLeft(read)) throw new Error(`the kit wrote an OCR giro file that does not read: ${read.left.message}`)
+    m.lastOcr = text
+    m.tick += 1
+    const rows = new Map(read.right.assignments.flatMap((a) => a.transactions).map((t) => [t.transactionNumber, [...m.world.payments.values()].find((p) => p.kind === 'invoice' && p.status === 'Initiated' && p.kid === t.kid)] as const))
+    m.steps.push({ kind: 'event', event: 'ocr', paymentReferenceID: this.items.map(([t]) => knownAt(m, t)?.realId ?? '').join(','), text })
+    const verdict = await callHook(m, r, 'receiveOcrGiro', () => send(text))
+    if (verdict.kind === 'skipped') return
+    const { world, report, deliveries } = receiveOcrGiro(m.world, read.right, { at: clockOf(m.tick), ...hooksOf(r) })
+    m.world = world
+    for (const row of report) {
+      countEvent(r, `ocr ${row.outcome}`)
+      countState(r, stateRow(rows.get(row.transactionNumber)), 'ocr', row.outcome === 'matched')
+    }
+    const outcomes = report.map((row) => row.outcome).join(', ')
+    m.log.push(`OCR giro file: ${labels}  (model: ${outcomes}${verdict.kind === 'refused' ? `; the hook: refused, ${verdict.reason}` : ''})`)
+    hookAgrees('receiveOcrGiro', verdict, report.some((row) => row.outcome === 'matched') ? outcomes : undefined, `an OCR giro file (${labels})`)
+    await compareWebhooks(m, r, deliveries)
+  }
+  toString(): string {
+    return this.again ? 'ocr(again)' : `ocr(${this.items.map(([t, p, w]) => `#${String(t)} ${String(p)}‰${w ? ' wrong KID' : ''}`).join(', ')})`
   }
 }
 
@@ -384,9 +606,13 @@ class NextStep implements Cmd {
           ? !hasHook(r, 'completeForm') || this.otherWay
             ? act('cancel')
             : new OutsideEvent('completeForm', this.target, 0, false)
-          : (!hasHook(r, 'receiveTransfer') && !hasHook(r, 'receiveTransferByKid')) || this.otherWay
+          : this.otherWay
             ? act('adjust')
-            : new OutsideEvent('transfer', this.target, 1000, false)
+            : hasHook(r, 'receiveTransfer') || hasHook(r, 'receiveTransferByKid')
+              ? new OutsideEvent('transfer', this.target, 1000, false)
+              : hasHook(r, 'receiveOcrGiro')
+                ? new OcrFile([[this.target, 1000, false]], false)
+                : act('adjust')
         : p.status === 'Reserved'
           ? act(this.otherWay ? 'cancel' : 'charge')
           : act(this.otherWay || p.status !== 'Charged' ? 'refund' : 'refundPartially')
@@ -448,6 +674,14 @@ export const commandArbs = (o: CheckServiceOptions, reads: boolean): ReadonlyArr
       arbitrary: fc
         .tuple(fc.constantFrom<Action>('refund', 'refundPartially', 'charge', 'cancel', 'adjust'), small, fc.array(opArb, { minLength: 1, maxLength: 4 }))
         .map(([a, t, ops]) => new Race(a, t, ops))
+    })
+  }
+  if (o.receiveOcrGiro !== undefined) {
+    out.push({
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.array(fc.tuple(small, fc.integer({ min: 1, max: 1500 }), fc.boolean()), { minLength: 1, maxLength: 3 }), fc.nat({ max: 5 }))
+        .map(([items, again]) => new OcrFile(items, again === 0))
     })
   }
   return out

@@ -6,24 +6,72 @@
  * webhooks, with identifiers and times normalised. A difference is shrunk by fast-check to a
  * short sequence and reported as a readable request log and as the requests to replay.
  *
- * @module testing/conformance
+ * @module conformance/runner
  */
 import fc from 'fast-check'
 import { handle } from '../http/handle.js'
 import { emptyWorld } from '../service/world.js'
-import { commandArbs } from './commands.js'
+import { commandArbs, HookFailure } from './commands.js'
 import { clockOf, emptyTally, Mismatch, UNKNOWN_ID, type Model, type Real, type Tally } from './model.js'
 import { field, replaceAll } from './normalise.js'
 import { describeReport } from './report.js'
 import { withRetries } from './retries.js'
-import type { CheckServiceOptions, ConformanceReport, Coverage, ReportedStep } from './types.js'
+import type { CheckServiceOptions, ConformanceReport, Coverage, HookName, ReportedStep } from './types.js'
 import { checkReceived } from './webhookCheck.js'
 
-/** The part of every reference of this call: the seed, and the caller's run id when given. */
-const prefixOf = (seed: number, runId: string | undefined): string => {
-  const id = (runId ?? '').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32)
+/**
+ * The part of every reference of this call: the seed and the run id, the caller's or, with a
+ * clock (`now`), its reading in base 36, so that a fixed seed run twice on one service never meets
+ * its own references; neither given, the seed alone (docs/decisions.md, "How runs share one service").
+ */
+const prefixOf = (seed: number, runId: string | undefined, now: (() => number) | undefined): string => {
+  const given = (runId ?? '').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32)
+  const clock = now?.()
+  const id = given !== '' ? given : clock !== undefined && Number.isSafeInteger(clock) && clock >= 0 ? clock.toString(36) : ''
   return `k${String(seed).replace('-', 'n')}${id === '' ? '' : `-${id}`}-`
 }
+
+/**
+ * fast-check's path with its runs of one number written `<n>*<count>` (`2:1:1:1:1:0` as
+ * `2:1*4:0`): a shrunk counterexample's path repeats itself, and the replay line carries it.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { packPath, unpackPath } from './runner.js'
+ * assert.strictEqual(packPath('2:1:1:1:1:0:0'), '2:1*4:0:0')
+ * assert.strictEqual(unpackPath('2:1*4:0:0'), '2:1:1:1:1:0:0')
+ */
+export const packPath = (path: string): string => {
+  const parts = path.split(':')
+  const out: string[] = []
+  for (let i = 0; i < parts.length; ) {
+    let j = i
+    while (j < parts.length && parts[j] === parts[i]) j++
+    out.push(j - i >= 3 ? `${parts[i] ?? ''}*${String(j - i)}` : parts.slice(i, j).join(':'))
+    i = j
+  }
+  return out.join(':')
+}
+
+/**
+ * A path as fast-check reads it: each `<n>*<count>` of {@link packPath} written out (at most
+ * 100,000 of one number); a path without them is left as it is.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { unpackPath } from './runner.js'
+ * assert.strictEqual(unpackPath('117:3*2|EA:9H'.split('|')[0] ?? ''), '117:3:3')
+ */
+export const unpackPath = (path: string): string =>
+  path
+    .split(':')
+    .flatMap((part) => {
+      const m = /^(\d+)\*(\d+)$/.exec(part)
+      return m === null ? [part] : Array<string>(Math.min(Number(m[2]), 100_000)).fill(m[1] ?? '0')
+    })
+    .join(':')
 
 /**
  * Whether the service has the read routes (docs/rules.md C5): one `GET /payments/{id}` of an id
@@ -55,18 +103,34 @@ const tallyLives = (tally: Tally, model: Model): void => {
   }
 }
 
-const coverageOf = (t: Tally): Coverage => ({
+const HOOKS: ReadonlyArray<HookName> = ['completeForm', 'failForm', 'receiveTransfer', 'receiveTransferByKid', 'receiveOcrGiro']
+
+const coverageOf = (t: Tally, options: CheckServiceOptions): Coverage => ({
   requests: { ...t.requests },
   events: { ...t.events },
+  states: Object.fromEntries(Object.entries(t.states).map(([row, cells]) => [row, Object.fromEntries(Object.entries(cells).map(([c, v]) => [c, { ...v }]))])),
   webhooksChecked: t.webhooksChecked,
+  webhooksMissing: t.webhooksMissing,
   charged: t.charged,
   refunded: t.refunded,
-  invoicePaid: t.invoicePaid
+  invoicePaid: t.invoicePaid,
+  kinds: [...(options.kinds ?? ['card', 'invoice'])],
+  hooks: Object.fromEntries(
+    HOOKS.filter((h) => options[h] !== undefined && !(h === 'receiveTransfer' && options.receiveTransferByKid !== undefined)).map((h) => {
+      const use = t.hooks.get(h)
+      return [h, { sent: use?.sent ?? 0, skipped: use?.skipped ?? 0 }]
+    })
+  ),
+  webhooks: options.webhookReceiver !== undefined || options.receivedWebhooks !== undefined
 })
 
-/** The notes of hooks that said they cannot drive the service. */
+/** The notes of hooks that said they could not drive the service: how often, and why. */
 const skippedNotes = (t: Tally): string[] =>
-  [...t.skipped].map(([hook, reason]) => `The ${hook} hook could not drive the service (${reason}): it was used no more.`)
+  [...t.hooks].flatMap(([hook, use]) =>
+    [...use.reasons].map(
+      ([reason, n]) => `The ${hook} hook could not drive the service ${String(n)} time(s) of ${String(use.sent)} (${reason}): those events were not sent, and the model was left as it was.`
+    )
+  )
 
 /**
  * Checks that a payments service behaves like paysplit's reference model: runs `numRuns` random
@@ -87,7 +151,7 @@ const skippedNotes = (t: Tally): string[] =>
  * import * as assert from 'node:assert'
  * import { kid } from 'paysplit'
  * import { emptyWorld, handle } from 'paysplit/http'
- * import { checkService } from 'paysplit/testing'
+ * import { checkService } from 'paysplit/conformance'
  * let world = emptyWorld
  * let n = 0
  * const report = await checkService({
@@ -110,11 +174,11 @@ const skippedNotes = (t: Tally): string[] =>
  */
 export const checkService = async (options: CheckServiceOptions): Promise<ConformanceReport> => {
   const seed = options.seed ?? fc.sample(fc.noBias(fc.integer()), { numRuns: 1 })[0] ?? 0
-  const prefix = prefixOf(seed, options.runId)
+  const prefix = prefixOf(seed, options.runId, options.now)
   const notes: string[] = []
   const tally = emptyTally()
   let runs = 0
-  let failure: { log: ReadonlyArray<string>; steps: ReadonlyArray<ReportedStep>; message: string; tag: string } | undefined
+  let failure: { log: ReadonlyArray<string>; steps: ReadonlyArray<ReportedStep>; message: string; tag: string; hook?: HookName } | undefined
   // the time of the first failure, and whether shrinking ran out of its budget (options.maxShrinkMs)
   let failedAt: number | undefined
   let shrinkCut = false
@@ -145,12 +209,13 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
         prefix: tag,
         hookBase: receiver === undefined ? undefined : `${receiver.url}/${tag}`,
         expected: [],
-        tick: 0
+        tick: 0,
+        ocrFiles: 0
       }
       try {
         await options.reset?.()
         const seen = options.receivedWebhooks === undefined ? 0 : (await options.receivedWebhooks()).length
-        const real: Real = { sut: withRetries(options, options.retries ?? 0, tag), reads, seen, tally }
+        const real: Real = { sut: withRetries(options, options.retries ?? 0, tag), reads, seen, tally, keys: 0 }
         try {
           await fc.asyncModelRun(() => ({ model, real }), cmds)
           await checkReceived(model, real)
@@ -159,25 +224,33 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
         }
         options.onRun?.(runs, true, model.steps.length)
       } catch (e) {
-        failure = { log: [...model.log], steps: [...model.steps], message: e instanceof Mismatch ? e.message : `the service threw: ${e instanceof Error ? e.message : String(e)}`, tag }
+        failure = {
+          log: [...model.log],
+          steps: [...model.steps],
+          message: e instanceof Mismatch ? e.message : `the service threw: ${e instanceof Error ? e.message : String(e)}`,
+          tag,
+          ...(e instanceof HookFailure ? { hook: e.hook } : {})
+        }
         failedAt ??= options.now?.()
         options.onRun?.(runs, false, model.steps.length)
         throw e
       }
     })
-    const details = await fc.check(property, {
-      ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}),
-      seed,
-      ...(runPath !== undefined ? { path: runPath } : {})
-    })
+    // A replay runs exactly the counterexample of its path, once, and shrinks it no further.
+    const details = await fc.check(
+      property,
+      runPath !== undefined
+        ? { seed, path: unpackPath(runPath), numRuns: 1, endOnFailure: true }
+        : { ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}), seed }
+    )
     notes.push(...skippedNotes(tally))
-    const coverage = coverageOf(tally)
+    const coverage = coverageOf(tally, options)
     if (!details.failed) return { ok: true, numRuns: details.numRuns, seed: details.seed, prefix, notes, coverage }
     if (shrinkCut) notes.push(`Shrinking stopped when its time budget (${String(options.maxShrinkMs)} ms) was spent: the counterexample is the shortest found by then, not necessarily the shortest.`)
     const f = failure
     const report = fc.defaultReportMessage(details) ?? ''
     const log = f === undefined ? '(no log)' : [...f.log.map((l) => replaceAll(l, f.tag, '')), `✗ ${replaceAll(f.message, f.tag, '')}`].join('\n')
-    const path = details.counterexamplePath === null ? '' : `${details.counterexamplePath}|${/replayPath="([^"]*)"/.exec(report)?.[1] ?? ''}`
+    const path = details.counterexamplePath === null ? '' : `${packPath(details.counterexamplePath)}|${/replayPath="([^"]*)"/.exec(report)?.[1] ?? ''}`
     return {
       ok: false,
       numRuns: details.numRuns,
@@ -190,7 +263,8 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
       steps: f?.steps ?? [],
       // `--seed=<n>`: a negative seed after a space would be read as an option
       replay: `--seed=${String(details.seed)} --path '${path}'`,
-      details: report
+      details: report,
+      ...(f?.hook !== undefined ? { hook: f.hook } : {})
     }
   } catch (e) {
     return { ok: false, numRuns: runs, seed, prefix, notes, path: '', counterexample: `the check itself failed: ${String(e)}`, steps: [], replay: '', details: '' }
@@ -203,7 +277,7 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
  *
  * @example
  * import * as assert from 'node:assert'
- * import { assertConforms } from 'paysplit/testing'
+ * import { assertConforms } from 'paysplit/conformance'
  * // A service that answers 404 to everything does not conform: the runner says why.
  * await assert.rejects(
  *   assertConforms({ send: async () => ({ status: 404, body: { success: false } }), numRuns: 5, seed: 1 }),

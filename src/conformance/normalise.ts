@@ -2,9 +2,9 @@
  * Making a service's JSON comparable with the model's: ids and times replaced by labels, texts
  * optionally masked, and the differences of two values listed readably.
  *
- * @module testing/normalise
+ * @module conformance/normalise
  */
-import { deepEqual } from './harness.js'
+import { deepEqual } from '../testing/harness.js'
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/
 const TEXT_KEYS = new Set(['message', 'response', 'error'])
@@ -31,7 +31,7 @@ export const replaceAll = (s: string, needle: string, by: string): string => {
  *
  * @example
  * import * as assert from 'node:assert'
- * import { normalise } from 'paysplit/testing'
+ * import { normalise } from 'paysplit/conformance'
  * const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
  * assert.deepStrictEqual(
  *   normalise({ eventID: `${id}:2`, createTime: '2026-11-21T10:00:00.000Z', error: 'No such payment.' }, [[id, '<payment 1>']]),

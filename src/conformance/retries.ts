@@ -4,28 +4,40 @@
  * resend must get exactly the first answer. The runner compares the first answer with the model,
  * so a change applied twice shows in the answers and webhooks that follow.
  *
- * @module testing/retries
+ * @module conformance/retries
  */
-import { deepEqual } from './harness.js'
+import { deepEqual } from '../testing/harness.js'
 import { Mismatch } from './model.js'
-import { brief, differences } from './normalise.js'
+import { brief, differences, normalise } from './normalise.js'
 import type { ServiceRequest, ServiceResponse, ServiceUnderTest } from './types.js'
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
+
+/**
+ * An answer as the message shows it: its ids as `<id>`, its times as `<time>` and the run's prefix
+ * dropped (as the log drops it), so that the message of a replay reads as the first run's.
+ */
+const shown = (body: unknown, prefix: string): string => {
+  const ids = [...new Set(brief(body, 100_000).match(UUID) ?? [])].map((id) => [id, '<id>'] as const)
+  return brief(normalise(body, [...ids, [prefix, '']], true), 300)
+}
+
 /** The answer of a resend, compared with the first one: a message when they differ. */
-const resendDifference = (request: ServiceRequest, key: string, n: number, first: ServiceResponse, again: ServiceResponse): string | undefined => {
+const resendDifference = (request: ServiceRequest, key: string, n: number, first: ServiceResponse, again: ServiceResponse, prefix: string): string | undefined => {
   if (again.status === first.status && deepEqual(again.body, first.body)) return undefined
   return [
     `a retry with the same Idempotency-Key got another answer (resend ${String(n)} of ${request.method} ${request.path}, key ${key})`,
-    `  first answer: ${String(first.status)} ${brief(first.body, 300)}`,
-    `  resent:       ${String(again.status)} ${brief(again.body, 300)}`,
+    `  first answer: ${String(first.status)} ${shown(first.body, prefix)}`,
+    `  resent:       ${String(again.status)} ${shown(again.body, prefix)}`,
     ...differences({ status: first.status, body: first.body }, { status: again.status, body: again.body }).map((d) => `  at ${d}`)
   ].join('\n')
 }
 
 /**
- * The service under test with the retry mode on its `send`: each `POST` gets the key
- * `<prefix>retry-<n>` (a new `n` for every request the runner sends, so keys never repeat within
- * a call, and the prefix keeps calls apart on a long-lived service), and is sent `1 + retries`
+ * The service under test with the retry mode on its `send`: each `POST` keeps the
+ * `idempotency-key` it carries (the runner gives one to each), or gets `<prefix>retry-<n>` (a new
+ * `n` for every request, so keys never repeat, and the prefix keeps calls apart on a long-lived
+ * service), and is sent `1 + retries`
  * times one after the other; the first answer is returned, and a resend whose status or body
  * differs rejects with a mismatch. A 5xx first answer is not compared (it is no answer to keep,
  * docs/rules.md C13). Other methods are sent once, as they are.
@@ -54,12 +66,13 @@ export const withRetries = <S extends ServiceUnderTest>(sut: S, retries: number,
   const send = async (request: ServiceRequest): Promise<ServiceResponse> => {
     if (request.method !== 'POST') return sut.send(request)
     n += 1
-    const key = `${prefix}retry-${String(n)}`
-    const keyed: ServiceRequest = { ...request, headers: { ...request.headers, 'idempotency-key': key } }
+    const given = request.headers?.['idempotency-key']
+    const key = given ?? `${prefix}retry-${String(n)}`
+    const keyed: ServiceRequest = given !== undefined ? request : { ...request, headers: { ...request.headers, 'idempotency-key': key } }
     const first = await sut.send(keyed)
     for (let i = 1; i <= retries && first.status < 500; i++) {
       const again = await sut.send(keyed)
-      const difference = resendDifference(request, key, i, first, again)
+      const difference = resendDifference(request, key, i, first, again, prefix)
       if (difference !== undefined) throw new Mismatch(difference)
     }
     return first

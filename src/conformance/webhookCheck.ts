@@ -2,10 +2,10 @@
  * The end-of-run check of webhooks sent to a receiver the runner subscribed to: at least once, in
  * any order, each equal to the model's, signed validly when the receiver checked signatures.
  *
- * @module testing/webhookCheck
+ * @module conformance/webhookCheck
  */
 import type { WebhookDelivery } from '../service/webhooks.js'
-import { deepEqual } from './harness.js'
+import { deepEqual } from '../testing/harness.js'
 import { differences, field, jsonCopy, normalise, replaceAll } from './normalise.js'
 import { Mismatch, modelIds, named, realIds, type Model, type Real } from './model.js'
 import type { ReceivedWebhook } from './types.js'
@@ -48,20 +48,24 @@ export const checkReceived = async (m: Model, r: Real): Promise<void> => {
   const urls = new Set(wanted.map((w) => w.url))
   const key = (url: string, eventID: unknown): string => `${url} ${lower(eventID)}`
   const wantedKeys = new Set(wanted.map((w) => key(w.url, w.eventID)))
-  const all = await receiver.collect((received) => {
+  const until = (received: ReadonlyArray<ReceivedWebhook>): boolean => {
     const got = new Set(received.map((w) => key(w.url, field(w.body, 'eventID'))))
     return [...wantedKeys].every((k) => got.has(k))
-  })
+  }
+  const all = await receiver.collect(until)
   const mine = all.filter((w) => isMine(m, urls, w))
   r.tally.webhooksChecked += mine.length
   // the receiver's url as <receiver> in the report: it changes from one run of the command to the next
   const at = (url: string): string => replaceAll(url, receiver.url, '<receiver>')
   const problems: string[] = []
+  let missing = 0
   const compare = r.sut.compareMessages
   for (const w of wanted) {
     const copies = mine.filter((x) => key(x.url, field(x.body, 'eventID')) === key(w.url, w.eventID))
     const label = `${w.delivery.eventType} ${normalise(w.eventID, realIds(m)) as string} → ${at(w.url)}`
     if (copies.length === 0) {
+      missing += 1
+      r.tally.webhooksMissing += 1
       problems.push(`missing (not received within the grace period): ${label}`)
       continue
     }
@@ -81,6 +85,8 @@ export const checkReceived = async (m: Model, r: Real): Promise<void> => {
   }
   if (problems.length > 0) {
     const unique = [...new Set(problems)]
-    throw new Mismatch(`webhooks at the receiver differ from the model's (${String(unique.length)} problem(s))\n  ${unique.slice(0, 6).join('\n  ')}`)
+    // a collect that does not wait for `until` makes every late webhook look missing: say so
+    const early = missing > 0 && receiver.graceMs === undefined && !until(all) ? '\n  (does the receiver\'s collect wait until `until(received)` holds, or a grace period has passed? startWebhookReceiver\'s does)' : ''
+    throw new Mismatch(`webhooks at the receiver differ from the model's (${String(unique.length)} problem(s))\n  ${unique.slice(0, 6).join('\n  ')}${early}`)
   }
 }
