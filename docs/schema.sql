@@ -231,11 +231,12 @@ RETURNS void LANGUAGE sql AS $$
 $$;
 
 -- Rows an operation no longer reads, deleted (at the store's own pace): idempotency keys kept
--- before `keys_before` (24 hours ago: `IDEMPOTENCY_KEY_TTL_MS`), camt.054 notifications applied
--- and transactions booked before `camt054_before` (400 days ago: `CAMT054_MEMORY_DAYS`; a
--- transaction by its booking day, so never a day early). Both ISO 8601 UTC texts.
-CREATE OR REPLACE FUNCTION paysplit.forget(keys_before text, camt054_before text) RETURNS void LANGUAGE sql AS $$
-  DELETE FROM paysplit.idempotency_keys WHERE at < keys_before;
-  DELETE FROM paysplit.camt054_messages WHERE at < camt054_before;
-  DELETE FROM paysplit.camt054_transactions WHERE booking_date < left(camt054_before, 10);
+-- longer than `keys_kept` (24 hours: `IDEMPOTENCY_KEY_TTL_MS`), camt.054 notifications applied and
+-- transactions booked longer than `camt054_kept` ago (400 days: `CAMT054_MEMORY_DAYS`; a
+-- transaction by its booking day, so never a day early). `at` columns are ISO 8601 UTC texts.
+CREATE OR REPLACE FUNCTION paysplit.forget(keys_kept interval DEFAULT '24 hours', camt054_kept interval DEFAULT '400 days')
+RETURNS void LANGUAGE sql AS $$
+  DELETE FROM paysplit.idempotency_keys WHERE at < to_char((now() - keys_kept) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  DELETE FROM paysplit.camt054_messages WHERE at < to_char((now() - camt054_kept) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  DELETE FROM paysplit.camt054_transactions WHERE booking_date < to_char((now() - camt054_kept) AT TIME ZONE 'UTC', 'YYYY-MM-DD');
 $$;
