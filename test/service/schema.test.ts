@@ -6,33 +6,23 @@
  * and `paysplit.outbox_sent` keep a payment's webhooks to one url in order and retry what failed;
  * `paysplit.forget` deletes what paysplit no longer reads.
  */
-import { readFileSync } from 'node:fs'
-import { PGlite } from '@electric-sql/pglite'
-import * as E from 'fp-ts/lib/Either.js'
+import type { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CAMT054_MEMORY_DAYS, handle, IDEMPOTENCY_KEY_TTL_MS, requestKeys, worldOf, type HttpRequest, type Outcome, type RowKeys, type World, type WorldRows } from '../../src/http.js'
+import { CAMT054_MEMORY_DAYS, handle, IDEMPOTENCY_KEY_TTL_MS, requestKeys, type HttpRequest, type Outcome, type RowKeys, type World } from '../../src/http.js'
 import { atOf, cardRequest, CATCH_ALL, idOf } from '../support/http.fixtures.js'
+import { loadRows, schemaDb, storeOutcome } from '../support/schemaDb.js'
 
 let db: PGlite
 
 beforeAll(async () => {
-  db = await PGlite.create()
-  await db.exec(readFileSync(new URL('../../docs/schema.sql', import.meta.url), 'utf8'))
+  db = await schemaDb()
 })
 afterAll(async () => {
   await db.close()
 })
 
-/** The rows `keys` name as `paysplit.load` returns them (text), and the world of them. */
-const load = async (keys: RowKeys): Promise<readonly [string, World]> => {
-  const rows = (await db.query<{ rows: string }>('SELECT paysplit.load($1)::text AS rows', [JSON.stringify(keys)])).rows[0]?.rows ?? '{}'
-  const world = worldOf(JSON.parse(rows) as WorldRows)
-  if (E.isLeft(world)) throw new Error(world.left.message)
-  return [rows, world.right]
-}
-
-const store = (o: Outcome, loaded: string, parked: unknown[] = []): Promise<unknown> =>
-  db.query('SELECT paysplit.store($1, $2, $3, $4)', [JSON.stringify(o.changes), loaded, JSON.stringify(o.deliveries), JSON.stringify(parked)])
+const load = (keys: RowKeys): Promise<readonly [string, World]> => loadRows(db, keys)
+const store = (o: Outcome, loaded: string, parked: unknown[] = []): Promise<unknown> => storeOutcome(db, o, loaded, parked)
 
 const count = async (table: string): Promise<number> => Number((await db.query<{ n: number }>(`SELECT count(*)::integer AS n FROM paysplit.${table}`)).rows[0]?.n)
 
