@@ -5,9 +5,12 @@
 -- paysplit gave it, as JSON (`data`: written whole, read back by `worldOf`), and derives from it
 -- the columns the database indexes and checks, so a store writes `data` and nothing else, and what
 -- must hold across processes holds in the database: one row per key, unique create references,
--- at most one open invoice per KID, and a payment written only at the version it was read at
--- (`UPDATE … WHERE version = fromVersion`). Every statement is `IF NOT EXISTS`: apply the file at
--- each start, or copy it into your migrations. Nothing here depends on the service around it.
+-- at most one open invoice per KID, and a payment written only at the version it was read at.
+-- The statements a store runs are functions at the end of this file: `paysplit.load` (what an
+-- operation reads), `paysplit.store` (what it writes, checked against what it read),
+-- `paysplit.outbox_claim` and `paysplit.outbox_sent` (the relay), `paysplit.forget` (expired
+-- rows). Every statement is `IF NOT EXISTS` or `CREATE OR REPLACE`: apply the file at each start,
+-- or copy it into your migrations. Nothing here depends on the service around it.
 
 CREATE SCHEMA IF NOT EXISTS paysplit;
 
