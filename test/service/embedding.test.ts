@@ -212,8 +212,8 @@ describe('the embedding example: a payment id alone never moves money', () => {
   })
 })
 
-/** The most non-blank lines the example may have (docs/http.md states its size). */
-const BUDGET = { lines: 130, code: 125 }
+/** The most non-blank lines the example may have, all and of code: its size now (docs/http.md states it); it may only shrink. */
+const BUDGET = { lines: 128, code: 121 }
 
 const example = readFileSync(new URL('../../docs/examples/embedding/service.ts', import.meta.url), 'utf8')
 
