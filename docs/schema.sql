@@ -5,9 +5,12 @@
 -- paysplit gave it, as JSON (`data`: written whole, read back by `worldOf`), and derives from it
 -- the columns the database indexes and checks, so a store writes `data` and nothing else, and what
 -- must hold across processes holds in the database: one row per key, unique create references,
--- at most one open invoice per KID, and a payment written only at the version it was read at
--- (`UPDATE … WHERE version = fromVersion`). Every statement is `IF NOT EXISTS`: apply the file at
--- each start, or copy it into your migrations. Nothing here depends on the service around it.
+-- at most one open invoice per KID, and a payment written only at the version it was read at.
+-- The statements a store runs are functions at the end of this file: `paysplit.load` (what an
+-- operation reads), `paysplit.store` (what it writes, checked against what it read),
+-- `paysplit.outbox_claim` and `paysplit.outbox_sent` (the relay), `paysplit.forget` (expired
+-- rows). Every statement is `IF NOT EXISTS` or `CREATE OR REPLACE`: apply the file at each start,
+-- or copy it into your migrations. Nothing here depends on the service around it.
 
 CREATE SCHEMA IF NOT EXISTS paysplit;
 
@@ -160,4 +163,83 @@ CREATE OR REPLACE FUNCTION paysplit.load(keys json) RETURNS json LANGUAGE sql AS
        WHERE key IN (SELECT json_array_elements_text(keys->'camt054Transactions'))
        ORDER BY key FOR UPDATE) t)
   )
+$$;
+
+-- What an operation writes (docs/http.md, "The store contract"), in the transaction that loaded its
+-- rows: its `changes` as JSON, the text `paysplit.load` returned in that transaction (`loaded`), one
+-- outbox row per delivery (`{ url, id, body }` of each of `deliveries`, as they are) and the
+-- transfers to park (`parked`). A payment is written only where its stored version is still
+-- `fromVersion` (0: a new payment), its events appended; every other row is inserted, or replaces
+-- a stored row only where that row is still the one read (a customer merged, an expired key or
+-- camt.054 row). Where the database holds anything else, another transaction won: the function
+-- raises serialization_failure (SQLSTATE 40001; a key another took, unique_violation 23505), the
+-- transaction rolls back, and the store runs the request again on fresh rows.
+CREATE OR REPLACE FUNCTION paysplit.store(changes json, loaded json, deliveries json DEFAULT '[]', parked json DEFAULT '[]')
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  change json;
+  list text;
+  tbl text;
+  written bigint;
+BEGIN
+  FOR change IN SELECT json_array_elements(coalesce(changes->'payments', '[]')) LOOP
+    INSERT INTO paysplit.payments AS t (data) VALUES (change->'state')
+      ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data WHERE t.version = (change->>'fromVersion')::integer;
+    GET DIAGNOSTICS written = ROW_COUNT;
+    IF written = 0 THEN
+      RAISE EXCEPTION 'payment % is no longer at version %', change->>'paymentReferenceID', change->>'fromVersion'
+        USING ERRCODE = 'serialization_failure';
+    END IF;
+    INSERT INTO paysplit.events (data) SELECT json_array_elements(change->'events');
+  END LOOP;
+  FOR list, tbl IN VALUES ('customers', 'customers'), ('references', 'payment_references'),
+      ('idempotencyKeys', 'idempotency_keys'), ('ocrTransmissions', 'ocr_transmissions'),
+      ('camt054Messages', 'camt054_messages'), ('camt054Transactions', 'camt054_transactions') LOOP
+    EXECUTE format('INSERT INTO paysplit.%I AS t (data) SELECT json_array_elements($1) ON CONFLICT (key) '
+      'DO UPDATE SET data = EXCLUDED.data WHERE t.data::jsonb IN (SELECT json_array_elements($2)::jsonb)', tbl)
+      USING coalesce(changes->list, '[]'), coalesce(loaded->list, '[]');
+    GET DIAGNOSTICS written = ROW_COUNT;
+    IF written < json_array_length(coalesce(changes->list, '[]')) THEN
+      RAISE EXCEPTION 'a row of paysplit.% is no longer as it was read', tbl USING ERRCODE = 'serialization_failure';
+    END IF;
+  END LOOP;
+  INSERT INTO paysplit.unmatched_transfers (data) SELECT json_array_elements(parked);
+  INSERT INTO paysplit.outbox (url, id, body) SELECT d->>'url', d->>'id', d->>'body' FROM json_array_elements(deliveries) d;
+END
+$$;
+
+-- The relay's side of the outbox. `outbox_claim` claims up to `n` rows due, leased for `lease`
+-- (several processes never send one row at once; a relay that dies leaves its rows to the next
+-- after the lease), a row only when no earlier row of its payment for its url is still waiting (a
+-- payment's webhooks reach a url in order), and counts the attempt. The relay signs each row as
+-- stored (`webhookMessage`, then a Standard Webhooks signature), sends it, and reports the
+-- receiver's HTTP status (0: no answer) to `outbox_sent`: a 2xx, or a 4xx but 408 and 429, ends
+-- the row (delivered, or refused for good), as does the `max_attempts`th attempt; else the row is
+-- due again 2^attempts seconds later.
+CREATE OR REPLACE FUNCTION paysplit.outbox_claim(n integer DEFAULT 100, lease interval DEFAULT '1 minute')
+RETURNS TABLE (seq bigint, url text, id text, body text) LANGUAGE sql AS $$
+  UPDATE paysplit.outbox o SET attempts = o.attempts + 1, next_attempt_at = now() + lease
+   WHERE o.seq IN (SELECT d.seq FROM paysplit.outbox d WHERE d.done_at IS NULL AND d.next_attempt_at <= now()
+                    ORDER BY d.seq LIMIT n FOR UPDATE SKIP LOCKED)
+     AND NOT EXISTS (SELECT FROM paysplit.outbox e WHERE e.done_at IS NULL AND e.payment = o.payment AND e.url = o.url AND e.seq < o.seq)
+  RETURNING o.seq, o.url, o.id, o.body
+$$;
+
+CREATE OR REPLACE FUNCTION paysplit.outbox_sent(row_seq bigint, status integer, max_attempts integer DEFAULT 12)
+RETURNS void LANGUAGE sql AS $$
+  UPDATE paysplit.outbox o SET last_status = status,
+         done_at = CASE WHEN (status BETWEEN 200 AND 499 AND status NOT IN (408, 429)) OR o.attempts >= max_attempts THEN now() END,
+         next_attempt_at = now() + make_interval(secs => 2 ^ o.attempts)
+   WHERE o.seq = row_seq
+$$;
+
+-- Rows an operation no longer reads, deleted (at the store's own pace): idempotency keys kept
+-- longer than `keys_kept` (24 hours: `IDEMPOTENCY_KEY_TTL_MS`), camt.054 notifications applied and
+-- transactions booked longer than `camt054_kept` ago (400 days: `CAMT054_MEMORY_DAYS`; a
+-- transaction by its booking day, so never a day early). `at` columns are ISO 8601 UTC texts.
+CREATE OR REPLACE FUNCTION paysplit.forget(keys_kept interval DEFAULT '24 hours', camt054_kept interval DEFAULT '400 days')
+RETURNS void LANGUAGE sql AS $$
+  DELETE FROM paysplit.idempotency_keys WHERE at < to_char((now() - keys_kept) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  DELETE FROM paysplit.camt054_messages WHERE at < to_char((now() - camt054_kept) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  DELETE FROM paysplit.camt054_transactions WHERE booking_date < to_char((now() - camt054_kept) AT TIME ZONE 'UTC', 'YYYY-MM-DD');
 $$;

@@ -4,63 +4,26 @@
  * back exactly the rows `camt054Keys` names: a store that writes `changes` and loads by key
  * applies a notification once, each transaction once, and forgets after 400 days.
  */
-import { readFileSync } from 'node:fs'
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  camt054Keys,
-  emptyWorld,
-  handle,
-  receiveCamt054,
-  worldOf,
-  type Camt054Notification,
-  type Camt054Received,
-  type Changes,
-  type RowKeys,
-  type World,
-  type WorldRows
-} from '../../src/http.js'
+import { camt054Keys, emptyWorld, handle, receiveCamt054, type Camt054Notification, type Camt054Received, type RowKeys, type WorldRows } from '../../src/http.js'
 import { camt054Xml, parseCamt054, type Camt054DraftEntry } from '../../src/camt054.js'
 import { kidOf } from '../support/bank.fixtures.js'
 import { atOf, idOf, invoiceRequest } from '../support/http.fixtures.js'
+import { loadRows, schemaDb, storeOutcome } from '../support/schemaDb.js'
 
 let db: PGlite
 
 beforeAll(async () => {
-  db = await PGlite.create()
-  await db.exec(readFileSync(new URL('../../docs/schema.sql', import.meta.url), 'utf8'))
+  db = await schemaDb()
 })
 afterAll(async () => {
   await db.close()
 })
 
-/** The rows `keys` name, as `paysplit.load` gives them, and the world `worldOf` builds from them. */
-const load = async (keys: RowKeys): Promise<readonly [WorldRows, World]> => {
-  const result = await db.query<{ rows: WorldRows }>('SELECT paysplit.load($1) AS rows', [JSON.stringify(keys)])
-  const rows = result.rows[0]?.rows ?? {}
-  const world = worldOf(rows)
-  if (E.isLeft(world)) throw new Error(world.left.message)
-  return [rows, world.right]
-}
-
-/** `changes` written as a store writes them: payments at their version; a camt.054 row replaced only when it was loaded (an expired one). */
-const write = async (changes: Changes, loaded: World): Promise<void> => {
-  const insert = (table: string, row: unknown, replace = false): Promise<unknown> =>
-    db.query(`INSERT INTO paysplit.${table} (data) VALUES ($1) ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data WHERE $2::boolean`, [JSON.stringify(row), replace])
-  for (const p of changes.payments) {
-    const written = await db.query(
-      'INSERT INTO paysplit.payments (data) VALUES ($1) ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data WHERE payments.version = $2::integer RETURNING 1',
-      [JSON.stringify(p.state), p.fromVersion]
-    )
-    expect(written.rows).toHaveLength(1)
-    for (const e of p.events) await insert('events', e)
-  }
-  for (const c of changes.customers) await insert('customers', c)
-  for (const r of changes.references) await insert('payment_references', r)
-  for (const m of changes.camt054Messages ?? []) await insert('camt054_messages', m, loaded.camt054Messages?.has(m.messageId))
-  for (const t of changes.camt054Transactions ?? []) await insert('camt054_transactions', t, loaded.camt054Transactions?.has(t.transactionKey))
-}
+/** The rows `keys` name, as `paysplit.load` gives them. */
+const load = async (keys: RowKeys): Promise<readonly [WorldRows]> => [JSON.parse((await loadRows(db, keys))[0]) as WorldRows]
 
 const notification = (messageId: string, entries: ReadonlyArray<Camt054DraftEntry>): Camt054Notification => {
   const read = parseCamt054(camt054Xml({ version: 'camt.054.001.08', messageId, createdAt: '2026-11-21T10:00:00', notifications: [{ account: 'NO9386011117947', entries }] }))
@@ -76,11 +39,11 @@ const credit = (ref: string, amount: string, bookingDate = '2026-11-21'): Camt05
   details: [{ amount, transactionReference: `${ref}-T`, creditorReferences: [kidOf(1)] }]
 })
 
-/** One operation as a store runs it: load by keys, the operation, its changes written. */
+/** One operation as a store runs it: load by keys, the operation, its changes written by `paysplit.store` (an expired camt.054 row it loaded replaced). */
 const receive = async (n: Camt054Notification, at: string): Promise<Camt054Received> => {
-  const [, world] = await load(camt054Keys(n))
+  const [loaded, world] = await loadRows(db, camt054Keys(n))
   const done = receiveCamt054(world, n, { at })
-  await write(done.changes, world)
+  await storeOutcome(db, done, loaded)
   return done
 }
 
@@ -89,7 +52,7 @@ const count = async (table: string): Promise<number> => Number((await db.query<{
 describe('C15: camt.054 rows in paysplit/schema.sql', () => {
   it('paysplit.load reads the rows camt054Keys names; a notification applies once, a transaction resent is duplicate, 400 days on both are forgotten and replaced', async () => {
     const created = handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest() }, { at: atOf(1), paymentReferenceID: idOf(1), kid: kidOf(1) })
-    await write(created.changes, emptyWorld)
+    await storeOutcome(db, created, '{}')
 
     const first = notification('MSG-1', [credit('E-1', '40.00')])
     const [before] = await load(camt054Keys(first))
