@@ -2,7 +2,8 @@
  * Every call the mock makes into paysplit, in one place: the mock's server (./server.ts) keeps a
  * world and hands each request, form post and bank post to these, which answer with the shipped
  * operations of `paysplit/http` (`handle`, `completeForm`, `failForm`, `receiveTransferByKid`,
- * `parseOcrGiro` and `receiveOcrGiro`) and nothing of their own: no second decider. Each answers
+ * `parseOcrGiro`, `receiveOcrGiro` and `receiveCamt054`, its notifications read by `parseCamt054`
+ * of `paysplit/camt054`) and nothing of their own: no second decider. Each answers
  * `{ world, result, deliveries }` from the operation's record (docs/rules.md C15), its result in
  * the shape the mock's server answers with.
  *
@@ -17,6 +18,7 @@ import {
   handle,
   httpStatusOf,
   parseOcrGiro,
+  receiveCamt054,
   receiveOcrGiro,
   receiveTransferByKid,
   webhookMessage,
@@ -27,6 +29,7 @@ import {
   type World
 } from '../../http.js'
 import { kid as kids, type Payment, type PaymentError } from '../../index.js'
+import type { Camt054Reader } from '../camt054Reader.js'
 
 export type { World, WebhookDelivery, WebhookMessage, Payment }
 
@@ -132,6 +135,30 @@ export const ocrFile = (world: World, text: string, ctx: { readonly at: string; 
   const { world: next, report, deliveries, changes } = receiveOcrGiro(world, t, ctx)
   const duplicate = changes.ocrTransmissions.length === 0 && report.every((row) => row.outcome === 'duplicate')
   return { world: next, result: { ok: true, transmissionNumber: t.transmissionNumber, dataSender: t.dataSender, duplicate, report }, deliveries }
+}
+
+/** What a camt.054 notification did: refused whole, or applied (or found a duplicate) with a row per transaction. */
+export type Camt054Result =
+  | { readonly ok: false; readonly error: PaymentError }
+  | {
+      readonly ok: true
+      readonly messageId: string
+      /** The message had been applied before: nothing changed. */
+      readonly duplicate: boolean
+      readonly report: ReadonlyArray<OcrReportRow>
+    }
+
+/**
+ * A camt.054 notification as the bank sends it, read whole by `parseCamt054` (`read`) and applied
+ * by `receiveCamt054`. A message applied before writes no message row (its `changes`) and reports
+ * every transaction `duplicate`.
+ */
+export const camt054Notification = (world: World, xml: string, read: Camt054Reader, ctx: { readonly at: string; readonly catchAllUrl?: string }): MockOutcome<Camt054Result> => {
+  const parsed = read(xml)
+  if (parsed._tag === 'Left') return { world, result: { ok: false, error: parsed.left }, deliveries: [] }
+  const n = parsed.right
+  const { world: next, report, deliveries, changes } = receiveCamt054(world, n, ctx)
+  return { world: next, result: { ok: true, messageId: n.messageId, duplicate: changes.camt054Messages.length === 0, report }, deliveries }
 }
 
 /** A KID of `digits` and its MOD10 check digit (`kid.create`). */
