@@ -11,7 +11,7 @@
  * @module conformance/camt054
  */
 import fc from 'fast-check'
-import { CAMT054_VERSIONS, type Camt054Notification, type Camt054Version } from '../bankFiles/camt054Model.js'
+import { CAMT054_VERSIONS, type Camt054Version } from '../bankFiles/camt054Model.js'
 import { camt054Xml, type Camt054Draft, type Camt054DraftEntry } from '../bankFiles/camt054Writer.js'
 import { handle } from '../http/handle.js'
 import { kid as kids } from '../kid.js'
@@ -38,7 +38,8 @@ import {
   stateRow,
   type Known,
   type Model,
-  type Real
+  type Real,
+  type SentCamt054
 } from './model.js'
 import { brief, field, normalise } from './normalise.js'
 
@@ -52,16 +53,6 @@ export type Camt054ItemKind = 'pay' | 'unknownKid' | 'malformedKid' | 'noKid' | 
 
 /** How a message is made: a new one, the last one again, the last one's transactions in a new message, a broken one. */
 export type Camt054Mode = 'new' | 'sameMessage' | 'sameTransactions' | 'broken'
-
-/** A message the run sent, to send again. */
-export interface SentCamt054 {
-  readonly xml: string
-  readonly draft: Camt054Draft
-  readonly notification: Camt054Notification
-  readonly labels: string
-  /** The payments of the run it was written for (read back after it). */
-  readonly targets: ReadonlyArray<Known>
-}
 
 /** The account the notifications report (a Norwegian IBAN of the reserved test kind: the kit's own). */
 const ACCOUNT = 'NO9386011117947'

@@ -8,7 +8,8 @@ import type { handle } from '../http/handle.js'
 import type { Payment } from '../payment.js'
 import type { WebhookDelivery } from '../service/webhooks.js'
 import type { World } from '../service/world.js'
-import type { SentCamt054 } from './camt054.js'
+import type { Camt054Notification } from '../bankFiles/camt054Model.js'
+import type { Camt054Draft } from '../bankFiles/camt054Writer.js'
 import { deepEqual } from '../testing/harness.js'
 import { brief, differences, field, jsonCopy, normalise, replaceAll } from './normalise.js'
 import type { CheckServiceOptions, HookName, ReceivedWebhook, ReportedStep, ServiceRequest, ServiceResponse } from './types.js'
@@ -18,6 +19,16 @@ export interface Known {
   readonly label: string
   readonly modelId: string
   readonly realId: string
+}
+
+/** A camt.054 message the run sent (src/conformance/camt054.ts), to send again. */
+export interface SentCamt054 {
+  readonly xml: string
+  readonly draft: Camt054Draft
+  readonly notification: Camt054Notification
+  readonly labels: string
+  /** The payments of the run it was written for (read back after it). */
+  readonly targets: ReadonlyArray<Known>
 }
 
 export interface Model {
