@@ -110,7 +110,7 @@ const comparable = (row: unknown, ids: ReadonlyArray<readonly [string, string]>,
       amount: field(row, 'amount'),
       outcome,
       ...(outcome === 'matched' ? { paymentReferenceID: id } : {}),
-      ...(outcome === 'refused' ? { error: code } : {})
+      ...(outcome === 'refused' ? { errorCode: code } : {})
     },
     ids,
     false

@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { camt054Xml, type Camt054Draft, type Camt054DraftEntry } from '../../src/bankFiles/camt054Writer.js'
 import { startMock, type RunningMock } from '../../src/cli/mock/server.js'
 import { curlLines } from '../../src/cli/output.js'
+import { checkService, type ServiceResponse } from '../../src/conformance.js'
 import { cli, plantedProxy, replayLineOf, type Plant } from '../support/mock.fixtures.js'
+import { modelService } from '../support/conformance.planted.js'
 import { shellWords } from '../support/cli.fixtures.js'
 
 const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
@@ -134,6 +136,29 @@ describe('the kit drives camt.054 notifications (--bank-camt054-path)', () => {
     expect(run.out).toMatch(/outside events: camt054 duplicate, camt054 matched, camt054 refused, camt054 unmatched;/)
     expect(run.out).toMatch(/^ {2}invoice Initiated +.* \d+\/\d+$/m)
     console.log(`the kit's 100 runs with camt.054 notifications against the mock: ${(ms / 1000).toFixed(1)} s`)
+  })
+
+  it('in process: a service that takes a notification whose sums disagree fails the run; a hook that answers no report is judged by the states after it, and a note says so', async () => {
+    const model = modelService()
+    const { send, reset } = model
+    const receive = model.receiveCamt054 as (xml: string) => Promise<ServiceResponse>
+    const lenient = await checkService({
+      send,
+      reset,
+      kinds: ['invoice'],
+      numRuns: 200,
+      seed: 3,
+      now: () => Date.UTC(2030, 0, 1), // the model service's day: bookings dated by it
+      receiveCamt054: async (xml) => {
+        const answer = await receive(xml)
+        return answer.status === 400 ? { status: 200, body: { report: [] } } : answer
+      }
+    })
+    expect(lenient.ok).toBe(false)
+    if (!lenient.ok) expect(lenient.counterexample).toMatch(/✗ the service took a camt\.054 notification whose sums disagree \(its answer: \{"report":\[\]\}\); the model refuses it whole and applies nothing of it$/)
+    const silent = await checkService({ send, reset, kinds: ['invoice'], numRuns: 50, seed: 3, now: () => Date.UTC(2030, 0, 1), receiveCamt054: async (xml) => { await receive(xml) } })
+    expect(silent).toMatchObject({ ok: true })
+    expect(silent.notes.join('\n')).toMatch(/^The receiveCamt054 hook's answers carried no report rows \d+ time\(s\)/m)
   })
 
   it('the curl reproducer posts the notification as sent, with the bank key by its variable', () => {
