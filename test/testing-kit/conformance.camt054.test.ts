@@ -6,7 +6,9 @@
  * refused whole; without saxes it answers 501 saying how to install it, and the check then notes
  * that it could not drive it. The kit writes the notifications (`camt054Xml`), passes against the
  * mock, and catches two bugs planted in front of it (a message sent again applied again; a debit
- * read as a credit), each with a replay line that reproduces it. All on 127.0.0.1, ports 0.
+ * read as a credit), each with a replay line that reproduces it. All on 127.0.0.1, ports 0. The
+ * command runs on the wall clock here, as the mock does: bookings are dated by the command's clock,
+ * and the mock refuses one older than 400 days by its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { camt054Xml, type Camt054Draft, type Camt054DraftEntry } from '../../src/bankFiles/camt054Writer.js'
@@ -117,7 +119,7 @@ describe('POST /bank/camt054 on the mock: parseCamt054 and receiveCamt054, nothi
       const res = await fetch(`${bare.url}/bank/camt054`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<Document/>' })
       expect(res.status).toBe(501)
       expect(await res.json()).toMatchObject({ success: false, error: { code: 'NotImplemented', message: expect.stringContaining('npm install saxes') as unknown } })
-      const run = await cli([bare.url, '--runs', '10', '--seed', '1', '--kinds', 'invoice', '--bank-camt054-path', '/bank/camt054'])
+      const run = await cli([bare.url, '--runs', '10', '--seed', '1', '--kinds', 'invoice', '--bank-camt054-path', '/bank/camt054'], { wallClock: true })
       expect(run.code).toBe(0)
       expect(run.out).toMatch(/^Note: The receiveCamt054 hook could not drive the service \d+ time\(s\) of \d+ \(POST \/bank\/camt054 answered 501;/m)
     } finally {
@@ -129,7 +131,7 @@ describe('POST /bank/camt054 on the mock: parseCamt054 and receiveCamt054, nothi
 describe('the kit drives camt.054 notifications (--bank-camt054-path)', () => {
   it('passes against the mock: its report rows and the payments after each notification are the model’s', async () => {
     const t0 = performance.now()
-    const run = await cli([mock.url, '--runs', '100', '--seed', '21', '--kinds', 'invoice', '--bank-camt054-path', '/bank/camt054', '--bank-key-env', 'BANK_KEY', '--webhooks', '--grace', '2000'], { env: { BANK_KEY: 'any' } })
+    const run = await cli([mock.url, '--runs', '100', '--seed', '21', '--kinds', 'invoice', '--bank-camt054-path', '/bank/camt054', '--bank-key-env', 'BANK_KEY', '--webhooks', '--grace', '2000'], { env: { BANK_KEY: 'any' }, wallClock: true })
     const ms = performance.now() - t0
     expect({ code: run.code, out: run.code === 0 ? '' : run.out }).toEqual({ code: 0, out: '' })
     expect(run.out).not.toContain('Note:')
@@ -207,7 +209,7 @@ describe('the kit drives camt.054 notifications (--bank-camt054-path)', () => {
         expect(line).toMatch(/ --seed=\d+ --path '[^']+'$/)
         const counterexample = found.out.slice(found.out.indexOf('Counterexample (shrunk):'), found.out.indexOf('Replay with'))
         const replays = []
-        for (let i = 0; i < 3; i++) replays.push(await cli(shellWords(line).slice(2)))
+        for (let i = 0; i < 3; i++) replays.push(await cli(shellWords(line).slice(2), { wallClock: true }))
         expect(replays.map((r) => [r.code, /^(REPRODUCED|NOT REPRODUCED):/m.exec(r.out)?.[1], r.out.includes(counterexample)])).toEqual(Array.from({ length: 3 }, () => [1, 'REPRODUCED', true]))
         console.log(`${bug.name}: found and shrunk in ${((t1 - t0) / 1000).toFixed(1)} s, 3 replays in ${((performance.now() - t1) / 1000).toFixed(1)} s`)
       } finally {
