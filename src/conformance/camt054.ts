@@ -179,7 +179,8 @@ export class Camt054Message implements fc.AsyncCommand<Model, Real> {
     })
     const outcomes = report.map((row) => row.outcome).join(', ') || 'no credit to apply'
     m.log.push(`camt.054 notification: ${message.labels}  (model: ${outcomes}${verdict.kind === 'refused' ? `; the hook: refused, ${verdict.reason}` : ''})`)
-    hookAgrees('receiveCamt054', verdict, report.some((row) => row.outcome === 'matched') ? outcomes : undefined, `a camt.054 notification (${message.labels})`)
+    // the model reads and applies every document the kit writes whole (but the broken one): a refusal is never right
+    hookAgrees('receiveCamt054', verdict, outcomes, `a camt.054 notification (${message.labels})`)
     if (verdict.kind === 'driven') this.compareReport(m, r, report, answer)
     await compareWebhooks(m, r, deliveries)
     await this.readBack(m, r, targets)
@@ -201,7 +202,9 @@ export class Camt054Message implements fc.AsyncCommand<Model, Real> {
       if (known === undefined) return
       const p = m.world.payments.get(known.modelId)
       const amount = decimalOf(share(p, permille))
-      const own = kidOf(p)
+      // a card has no KID: its transfers carry one no invoice holds
+      const own = p?.kind === 'invoice' ? kidOf(p) : unknownKidOf(m.camt054Files, i)
+      const whose = p?.kind === 'invoice' ? `the KID of ${known.label}` : `a KID no invoice holds (${known.label} is a card)`
       if (kind === 'debit' || kind === 'reversal') {
         const direction = kind === 'debit' || i % 2 === 1 ? 'DBIT' : 'CRDT'
         others.push({
@@ -212,12 +215,12 @@ export class Camt054Message implements fc.AsyncCommand<Model, Real> {
           bookingDate: date,
           details: [{ transactionReference: `${messageId}-T${String(i + 1)}`, amount, creditorReferences: [own] }]
         })
-        labels.push(`${kind === 'debit' ? 'a debit' : `a reversal (${direction})`} of ${amount} with the KID of ${known.label}`)
+        labels.push(`${kind === 'debit' ? 'a debit' : `a reversal (${direction})`} of ${amount} with ${whose}`)
         return
       }
       const kid = kind === 'pay' ? own : kind === 'unknownKid' ? unknownKidOf(m.camt054Files, i) : kind === 'malformedKid' ? malformedKidOf(m.camt054Files, i) : undefined
       credits.push({ amount, creditorReferences: kid === undefined ? [] : [kid] })
-      labels.push(`${amount} ${kind === 'pay' ? `to ${known.label}` : kind === 'unknownKid' ? 'to a KID no invoice holds' : kind === 'malformedKid' ? 'to a KID that is not valid' : 'without a KID'}`)
+      labels.push(`${amount} ${kind === 'pay' ? (p?.kind === 'invoice' ? `to ${known.label}` : `with ${whose}`) : kind === 'unknownKid' ? 'to a KID no invoice holds' : kind === 'malformedKid' ? 'to a KID that is not valid' : 'without a KID'}`)
     })
     const creditEntries: Camt054DraftEntry[] = this.batch
       ? credits.length === 0
