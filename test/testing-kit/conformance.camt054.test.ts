@@ -15,24 +15,9 @@ import { camt054Xml, type Camt054Draft, type Camt054DraftEntry } from '../../src
 import { startMock, type RunningMock } from '../../src/cli/mock/server.js'
 import { curlLines } from '../../src/cli/output.js'
 import { checkService, type ServiceResponse } from '../../src/conformance.js'
-import { cli, plantedProxy, replayLineOf, type Plant } from '../support/mock.fixtures.js'
+import { cli, invoice, plantedProxy, replayLineOf, type Plant } from '../support/mock.fixtures.js'
 import { modelService } from '../support/conformance.planted.js'
 import { shellWords } from '../support/cli.fixtures.js'
-
-const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
-
-const invoice = (ext: string): Record<string, unknown> => ({
-  externalPaymentReferenceID: ext,
-  environment: 'test',
-  paymentGateway: 'invoice',
-  sellerConnectedAccountID: SELLER,
-  grossAmount: 10000,
-  currency: 'NOK',
-  customerExternalID: 'c-1',
-  successUrl: 'https://shop.example/ok',
-  failedUrl: 'https://shop.example/failed',
-  moneySplitList: [{ connectedAccountID: SELLER, amount: 10000, isFee: false }]
-})
 
 let mock: RunningMock
 beforeAll(async () => {

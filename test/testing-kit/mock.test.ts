@@ -16,28 +16,9 @@ import { isLoopback, refusal } from '../../src/cli/mock/outbox.js'
 import { MOCK_WEBHOOK_SECRET, startMock, type RunningMock } from '../../src/cli/mock/server.js'
 import { ocrGiroText } from '../../src/http.js'
 import { runCli } from '../../src/cli/paysplitCheck.js'
-import { cli } from '../support/mock.fixtures.js'
+import { card, cli, invoice } from '../support/mock.fixtures.js'
 import { serveCheckout } from '../../docs/examples/checkout/serve.js'
 import { transmissionOf } from '../support/ocr.fixtures.js'
-
-const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
-
-const card = (ext: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  externalPaymentReferenceID: ext,
-  environment: 'test',
-  paymentGateway: 'creditcard',
-  chargeImmediately: false,
-  sellerConnectedAccountID: SELLER,
-  grossAmount: 10000,
-  currency: 'NOK',
-  customerExternalID: 'c-1',
-  successUrl: 'https://shop.example/ok',
-  failedUrl: 'https://shop.example/failed',
-  moneySplitList: [{ connectedAccountID: SELLER, amount: 10000, isFee: false }],
-  ...extra
-})
-
-const invoice = (ext: string): Record<string, unknown> => ({ ...card(ext), paymentGateway: 'invoice', chargeImmediately: undefined })
 
 let mock: RunningMock
 beforeAll(async () => {

@@ -17,7 +17,7 @@ import { webhookClass } from '../standardWebhooks.js'
 import { formPage, notFoundPage, page } from './form.js'
 import { outbox, type LoggedDelivery } from './outbox.js'
 import { camt054Reader, type Camt054Reader } from '../camt054Reader.js'
-import { apiRequest, bankTransfer, camt054Notification, errorAnswer, formAction, isDuplicateKid, kidOf, notJson, ocrFile, paymentOf, startWorld, type World } from './world.js'
+import { apiRequest, bankTransfer, camt054Notification, errorAnswer, formAction, isDuplicateKid, kidOf, notJson, ocrFile, paymentOf, startWorld, type BankFileResult, type MockOutcome, type World } from './world.js'
 
 /** A development secret: the mock's webhooks are signed with it unless told another. */
 export const MOCK_WEBHOOK_SECRET = `whsec_${Buffer.from('paysplit-mock-webhook-secret-dev').toString('base64')}`
@@ -218,8 +218,12 @@ export const startMock = async (options: MockOptions = {}): Promise<RunningMock>
     return answer.status
   }
 
-  const ocr = (res: ServerResponse, text: string): number => {
-    const outcome = ocrFile(world, text, { at: at(), ...catchAll })
+  /**
+   * A bank file's answer (an OCR giro file, a camt.054 notification): its world kept, its webhooks
+   * sent; 200 with its head, `duplicate` and the report (each parked row with an
+   * `unmatchedTransferID`), or the error of a file refused whole.
+   */
+  const bankFile = <H>(res: ServerResponse, outcome: MockOutcome<BankFileResult<H>>): number => {
     world = outcome.world
     webhooks.send(outcome.deliveries)
     const r = outcome.result
@@ -229,27 +233,18 @@ export const startMock = async (options: MockOptions = {}): Promise<RunningMock>
       return answer.status
     }
     const report = r.report.map((row) => (row.outcome === 'unmatched' ? { ...row, unmatchedTransferID: randomUUID() } : row))
-    json(res, 200, { transmissionNumber: r.transmissionNumber, dataSender: r.dataSender, duplicate: r.duplicate, report })
+    json(res, 200, { ...r.head, duplicate: r.duplicate, report })
     return 200
   }
+
+  const ocr = (res: ServerResponse, text: string): number => bankFile(res, ocrFile(world, text, { at: at(), ...catchAll }))
 
   const camt054 = (res: ServerResponse, text: string): number => {
     if (readCamt054 === undefined) {
       json(res, 501, { success: false, error: { code: 'NotImplemented', message: camt054Unavailable ?? 'camt.054 cannot be read.' } })
       return 501
     }
-    const outcome = camt054Notification(world, text, readCamt054, { at: at(), ...catchAll })
-    world = outcome.world
-    webhooks.send(outcome.deliveries)
-    const r = outcome.result
-    if (!r.ok) {
-      const answer = errorAnswer(r.error)
-      json(res, answer.status, answer.body)
-      return answer.status
-    }
-    const report = r.report.map((row) => (row.outcome === 'unmatched' ? { ...row, unmatchedTransferID: randomUUID() } : row))
-    json(res, 200, { messageId: r.messageId, duplicate: r.duplicate, report })
-    return 200
+    return bankFile(res, camt054Notification(world, text, readCamt054, { at: at(), ...catchAll }))
   }
 
   const mockRoutes = (req: IncomingMessage, res: ServerResponse, path: string, text: string): number => {
