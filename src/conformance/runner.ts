@@ -247,7 +247,7 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
     notes.push(...skippedNotes(tally))
     if (tally.camt054Unreported > 0) {
       notes.push(
-        `The receiveCamt054 hook's answers carried no report rows ${String(tally.camt054Unreported)} time(s) (an answer { status, body: { report: [...] } }, as httpService gives it): those notifications were checked by the payments' states and webhooks after them, not by their rows.`
+        `The receiveCamt054 hook's answers carried no report rows ${String(tally.camt054Unreported)} time(s) (resolve with the service's answer { status, body: { report: [...] } }, as httpService does): those notifications were checked by the payments' states and webhooks after them, not by their rows or status.`
       )
     }
     const coverage = coverageOf(tally, options)

@@ -143,7 +143,8 @@ describe('the kit drives camt.054 notifications (--bank-camt054-path)', () => {
     })
     expect(lenient.ok).toBe(false)
     if (!lenient.ok) expect(lenient.counterexample).toMatch(/✗ the service took a camt\.054 notification whose sums disagree \(its answer: \{"report":\[\]\}\); the model refuses it whole and applies nothing of it$/)
-    const silent = await checkService({ send, reset, kinds: ['invoice'], numRuns: 50, seed: 3, now: () => Date.UTC(2030, 0, 1), receiveCamt054: async (xml) => { await receive(xml) } })
+    // the same seed as the lenient one, whose failure is a broken document: a hook that answers nothing is not blamed for it
+    const silent = await checkService({ send, reset, kinds: ['invoice'], numRuns: 200, seed: 3, now: () => Date.UTC(2030, 0, 1), receiveCamt054: async (xml) => { await receive(xml) } })
     expect(silent).toMatchObject({ ok: true })
     expect(silent.notes.join('\n')).toMatch(/^The receiveCamt054 hook's answers carried no report rows \d+ time\(s\)/m)
   })
