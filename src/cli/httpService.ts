@@ -58,8 +58,8 @@ const sender =
     return { status: res.status, body: bodyOf(await res.text()) }
   }
 
-/** Statuses that say a form or bank path cannot be driven from outside (no such route, a token or a session wanted). */
-const CANNOT_DRIVE = [401, 403, 404, 405, 415]
+/** Statuses that say a form or bank path cannot be driven from outside (no such route, a token or a session wanted, not implemented). */
+const CANNOT_DRIVE = [401, 403, 404, 405, 415, 501]
 
 /** Decodes the few character references a form's attribute values carry. */
 const unescapeHtml = (s: string): string =>
@@ -209,6 +209,8 @@ export interface HttpServiceOptions {
   readonly bankTransferPath?: string
   /** `POST` here an OCR giro file (`text/plain`) as the bank sends one, e.g. `/bank/ocr`. */
   readonly bankOcrPath?: string
+  /** `POST` here a camt.054 notification (`application/xml`) as the bank sends one, e.g. `/bank/camt054`. */
+  readonly bankCamt054Path?: string
   /** Sent as `Authorization: Bearer <bankKey>` to the bank paths. */
   readonly bankKey?: string
 }
@@ -227,10 +229,27 @@ const bankPost =
   }
 
 /**
+ * A bank post whose answer is read: `{ status, body }` when the service took it (2xx; the body
+ * parsed from JSON), else as {@link bankPost} answers.
+ */
+const bankPostRead =
+  (base: string, path: string, bankKey: string | undefined) =>
+  async (body: string, contentType: string): Promise<HookAnswer | ServiceResponse> => {
+    const res = await reach(base, path, {
+      method: 'POST',
+      headers: { 'content-type': contentType, accept: 'application/json', ...(bankKey === undefined ? {} : { authorization: `Bearer ${bankKey}` }) },
+      body
+    })
+    const text = await res.text()
+    return answerOf(path, path, res.status) ?? { status: res.status, body: bodyOf(text) }
+  }
+
+/**
  * A service under test over HTTP (`fetch`): every API request of the runner sent to `baseUrl`
  * (JSON in and out, the runner's `idempotency-key` passed on), and, for the paths given, the
- * payment form ({@link formDriver}) and the bank: transfers by KID (`{ kid, amount }`) and OCR giro
- * files. No redirect is followed. A connection error rejects with `cannot reach <url> (<reason>)`.
+ * payment form ({@link formDriver}) and the bank: transfers by KID (`{ kid, amount }`), OCR giro
+ * files and camt.054 notifications (its hook resolves with the service's answer, `{ status, body }`,
+ * whose `report` rows the runner compares). No redirect is followed. A connection error rejects with `cannot reach <url> (<reason>)`.
  * Spread it into `checkService`'s options, with a webhook receiver when the service sends webhooks.
  *
  * @example
@@ -258,10 +277,12 @@ export const httpService = (baseUrl: string, options: HttpServiceOptions = {}): 
   })
   const transfer = options.bankTransferPath === undefined ? undefined : bankPost(base, options.bankTransferPath, options.bankKey)
   const ocr = options.bankOcrPath === undefined ? undefined : bankPost(base, options.bankOcrPath, options.bankKey)
+  const camt054 = options.bankCamt054Path === undefined ? undefined : bankPostRead(base, options.bankCamt054Path, options.bankKey)
   return {
     send: sender(base, options.apiKey),
     ...form,
     ...(transfer !== undefined ? { receiveTransferByKid: (kid: string, amount: number) => transfer(JSON.stringify({ kid, amount }), 'application/json') } : {}),
-    ...(ocr !== undefined ? { receiveOcrGiro: (text: string) => ocr(text, 'text/plain; charset=utf-8') } : {})
+    ...(ocr !== undefined ? { receiveOcrGiro: (text: string) => ocr(text, 'text/plain; charset=utf-8') } : {}),
+    ...(camt054 !== undefined ? { receiveCamt054: (xml: string) => camt054(xml, 'application/xml; charset=utf-8') } : {})
   }
 }

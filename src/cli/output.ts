@@ -114,6 +114,7 @@ export interface CurlContext {
   readonly formPagePath?: string
   readonly bankTransferPath?: string
   readonly bankOcrPath?: string
+  readonly bankCamt054Path?: string
 }
 
 /**
@@ -140,6 +141,10 @@ export const curlLines = (steps: ReadonlyArray<ReportedStep>, c: CurlContext): R
     if (s.event === 'ocr') {
       if (c.bankOcrPath === undefined || s.text === undefined) return []
       return [`curl -sS -X POST ${url(c.bankOcrPath)}${bearer(c.bankKeyVariable)} -H 'content-type: text/plain' --data-binary @- <<'OCR'\n${s.text.trimEnd()}\nOCR`]
+    }
+    if (s.event === 'camt054') {
+      if (c.bankCamt054Path === undefined || s.text === undefined) return []
+      return [`curl -sS -X POST ${url(c.bankCamt054Path)}${bearer(c.bankKeyVariable)} -H 'content-type: application/xml' --data-binary @- <<'CAMT054'\n${s.text.trimEnd()}\nCAMT054`]
     }
     if (s.event === 'transferByKid' && c.bankTransferPath !== undefined) {
       return [`curl -sS -X POST ${url(c.bankTransferPath)}${bearer(c.bankKeyVariable)} -H 'content-type: application/json' --data-raw ${shellQuote(JSON.stringify({ kid: s.kid, amount: s.amount }))}`]

@@ -45,6 +45,9 @@ Options:
                        e.g. '/bank/transfers': invoices get paid
   --bank-ocr-path P    POST P with OCR giro files (text/plain), e.g. '/bank/ocr':
                        invoices get paid by file, and a file sent twice counts once
+  --bank-camt054-path P   POST P with ISO 20022 camt.054 notifications (application/xml),
+                       e.g. '/bank/camt054': invoices get paid by notification, its report
+                       rows checked; debits, reversals and resent messages never applied
   --bank-key K         sent as Authorization: Bearer K to the bank paths
   --bank-key-env V     the same, the key from the environment variable V
   --max-commands N     longest sequence (default 12)
@@ -79,6 +82,7 @@ const options: OptionTable = {
   'form-page-path': { type: 'string' },
   'bank-transfer-path': { type: 'string' },
   'bank-ocr-path': { type: 'string' },
+  'bank-camt054-path': { type: 'string' },
   'bank-key': { type: 'string' },
   'bank-key-env': { type: 'string' },
   'max-commands': { type: 'string' },
@@ -140,6 +144,7 @@ const replayLine = (base: string, values: Values, secrets: Secrets): string => {
     given('form-page-path'),
     given('bank-transfer-path'),
     given('bank-ocr-path'),
+    given('bank-camt054-path'),
     byVariable('bank-key', secrets.bankKey),
     given('max-commands'),
     given('kinds'),
@@ -215,8 +220,11 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
     const formPagePath = template(values, 'form-page-path', true)
     const bankTransferPath = template(values, 'bank-transfer-path', false)
     const bankOcrPath = template(values, 'bank-ocr-path', false)
+    const bankCamt054Path = template(values, 'bank-camt054-path', false)
     if (formPagePath !== undefined && formCompletePath === undefined && formFailPath === undefined) throw new UsageError('--form-page-path goes with --form-complete-path or --form-fail-path.')
-    if (secrets.bankKey !== undefined && bankTransferPath === undefined && bankOcrPath === undefined) throw new UsageError('--bank-key goes with --bank-transfer-path or --bank-ocr-path.')
+    if (secrets.bankKey !== undefined && bankTransferPath === undefined && bankOcrPath === undefined && bankCamt054Path === undefined) {
+      throw new UsageError('--bank-key goes with --bank-transfer-path, --bank-ocr-path or --bank-camt054-path.')
+    }
     const service = httpService(base, {
       ...(secrets.apiKey !== undefined ? { apiKey: secrets.apiKey.value } : {}),
       ...(formCompletePath !== undefined ? { formCompletePath } : {}),
@@ -224,6 +232,7 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
       ...(formPagePath !== undefined ? { formPagePath } : {}),
       ...(bankTransferPath !== undefined ? { bankTransferPath } : {}),
       ...(bankOcrPath !== undefined ? { bankOcrPath } : {}),
+      ...(bankCamt054Path !== undefined ? { bankCamt054Path } : {}),
       ...(secrets.bankKey !== undefined ? { bankKey: secrets.bankKey.value } : {})
     })
     // Reachable at all? A connection error is no difference from the model: exit 2, before any run.
@@ -297,7 +306,8 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIO): Promise<nu
         ...(formFailPath !== undefined ? { formFailPath } : {}),
         ...(formPagePath !== undefined ? { formPagePath } : {}),
         ...(bankTransferPath !== undefined ? { bankTransferPath } : {}),
-        ...(bankOcrPath !== undefined ? { bankOcrPath } : {})
+        ...(bankOcrPath !== undefined ? { bankOcrPath } : {}),
+        ...(bankCamt054Path !== undefined ? { bankCamt054Path } : {})
       })
       if (curl.length > 0) io.out(`The counterexample with curl (the ids those your service answered in this run):\n${curl.map((l) => `  ${l}`).join('\n')}\n`)
     }

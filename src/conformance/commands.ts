@@ -26,6 +26,8 @@ import {
   exchange,
   FALLBACK_KID,
   hooksOf,
+  kidOf,
+  knownAt,
   logIds,
   logRequest,
   Mismatch,
@@ -39,7 +41,11 @@ import {
   type Real
 } from './model.js'
 import { brief, field, jsonCopy, normalise } from './normalise.js'
+import { Camt054Message, camt054MessageArb } from './camt054.js'
+import { callHook, fnv, hasHook, hookAgrees, type Verdict } from './hooks.js'
 import type { CheckServiceOptions, HookName, ServiceRequest, ServiceResponse } from './types.js'
+
+export { HookFailure } from './hooks.js'
 
 export type Cmd = fc.AsyncCommand<Model, Real>
 
@@ -131,17 +137,10 @@ const exchangeCreate = (m: Model, r: Real, body: unknown, modelId: string, learn
     return handle(world, { method: 'POST', path: '/payments', body: jsonCopy(body) }, { at: clockOf(m.tick), paymentReferenceID: modelId, kid, ...hooksOf(r) })
   }, learn)
 
-/** A payment's own KID (a card has none: a polluted `Object.prototype.kid` is not one), else the fallback. */
-const kidOf = (p: Payment | undefined): string => {
-  const kid = field(p, 'kid')
-  return typeof kid === 'string' ? kid : FALLBACK_KID
-}
 
 type Action = 'cancel' | 'charge' | 'refund' | 'refundPartially' | 'adjust'
 const suffix: Record<Action, string> = { cancel: 'cancel', charge: 'charge', refund: 'refund', refundPartially: 'refund/partially', adjust: 'adjust' }
 
-/** The `n`-th payment created in this run, counting round; none before the first (`n % 0` is NaN). */
-const knownAt = (m: Model, n: number): Known | undefined => m.known[n % m.known.length]
 
 /** The payment an API action targets: one created in this run, or (when none, or `n` is 7) an unknown id. */
 const target = (m: Model, n: number): Known | undefined => (n === 7 ? undefined : knownAt(m, n))
@@ -294,82 +293,6 @@ class Read implements Cmd {
 
 type Outside = 'completeForm' | 'failForm' | 'transfer'
 
-/** Whether the service has `hook`. */
-const hasHook = (r: Real, hook: HookName): boolean => r.sut[hook] !== undefined
-
-/** A hook's failure (it rejected, or it refused what the model accepts): the hook's, not necessarily the service's. */
-export class HookFailure extends Mismatch {
-  constructor(
-    readonly hook: HookName,
-    message: string
-  ) {
-    super(message)
-  }
-}
-
-/** What a hook's answer says: it drove the service, the service refused the event, or the hook could not drive it this time. */
-type Verdict = { readonly kind: 'driven' } | { readonly kind: 'refused' | 'skipped'; readonly reason: string }
-
-const DRIVEN: Verdict = { kind: 'driven' }
-
-/**
- * Reads a hook's answer (docs/testing.md, "Hooks"): `{ skipped }`, `{ refused }`, an HTTP answer
- * (a `fetch` `Response`, or an object with a numeric `status`) of 4xx or 5xx, an fp-ts `Left`;
- * anything else says the hook drove the service. Own properties only, but a `Response`'s status.
- */
-const verdictOf = (answer: unknown): Verdict => {
-  if (typeof answer !== 'object' || answer === null) return DRIVEN
-  const skipped = field(answer, 'skipped')
-  if (typeof skipped === 'string') return { kind: 'skipped', reason: skipped }
-  const refused = field(answer, 'refused')
-  if (typeof refused === 'string') return { kind: 'refused', reason: refused }
-  const status = typeof Response !== 'undefined' && answer instanceof Response ? answer.status : field(answer, 'status')
-  if (typeof status === 'number' && status >= 400) return { kind: 'refused', reason: `it answered ${String(status)}` }
-  if (field(answer, '_tag') === 'Left') {
-    const code = field(field(answer, 'left'), 'code')
-    return { kind: 'refused', reason: `it resolved with a Left${typeof code === 'string' ? ` (${code})` : ''}` }
-  }
-  return DRIVEN
-}
-
-/**
- * Calls a hook and reads its answer: counted in the coverage; a rejection fails the run as the
- * hook's failure; a skip drops the event's step (the model is left as it was) and counts it with
- * its reason, for this event alone (the next event tries the hook again).
- */
-const callHook = async (m: Model, r: Real, hook: HookName, call: () => Promise<unknown> | undefined): Promise<Verdict> => {
-  let use = r.tally.hooks.get(hook)
-  if (use === undefined) r.tally.hooks.set(hook, (use = { sent: 0, skipped: 0, reasons: new Map() }))
-  use.sent += 1
-  let answer: unknown
-  try {
-    answer = await call()
-  } catch (e) {
-    throw new HookFailure(hook, `the ${hook} hook failed: it rejected (${e instanceof Error ? e.message : String(e)})`)
-  }
-  const verdict = verdictOf(answer)
-  if (verdict.kind === 'skipped') {
-    use.skipped += 1
-    use.reasons.set(verdict.reason, (use.reasons.get(verdict.reason) ?? 0) + 1)
-    m.steps.pop()
-  }
-  return verdict
-}
-
-/**
- * A hook that says the service refused an event the model accepts fails the run as the hook's
- * failure: the service did not take the event (its form wanted a token, its bank route another
- * key), so what follows would be blamed on the service otherwise.
- */
-const hookAgrees = (hook: HookName, verdict: Verdict, modelAccepted: string | undefined, event: string): void => {
-  if (verdict.kind !== 'refused' || modelAccepted === undefined) return
-  const form = hook === 'completeForm' || hook === 'failForm' ? '; a form that takes test payments only wants environments: [\'test\'] (--environments test)' : ''
-  throw new HookFailure(
-    hook,
-    `the ${hook} hook failed: ${verdict.reason}, where the model accepts ${event} (${modelAccepted})\n` +
-      `  the hook could not drive the service (a token, a session, a key?), or the service refused what the model accepts; a hook that cannot drive the service resolves with { skipped }${form}`
-  )
-}
 
 /** The model's outcome of an outside event, for the log and the coverage: the status, or the error's code. */
 const outcomeOf = (result: E.Either<unknown, Payment> | undefined): string =>
@@ -468,15 +391,6 @@ class OutsideEvent implements Cmd {
   }
 }
 
-/** A 32-bit FNV-1a hash of a text, from `seed`. */
-const fnv = (text: string, seed: number): number => {
-  let h = seed >>> 0
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 16777619) >>> 0
-  }
-  return h
-}
 
 /**
  * The head of this run's `n`-th OCR giro file: a data sender and transmission number (8 and 7
@@ -612,7 +526,9 @@ class NextStep implements Cmd {
               ? new OutsideEvent('transfer', this.target, 1000, false)
               : hasHook(r, 'receiveOcrGiro')
                 ? new OcrFile([[this.target, 1000, false]], false)
-                : act('adjust')
+                : hasHook(r, 'receiveCamt054')
+                  ? new Camt054Message([[this.target, 1000, 'pay']], false, 'camt.054.001.08', 'new')
+                  : act('adjust')
         : p.status === 'Reserved'
           ? act(this.otherWay ? 'cancel' : 'charge')
           : act(this.otherWay || p.status !== 'Charged' ? 'refund' : 'refundPartially')
@@ -684,5 +600,6 @@ export const commandArbs = (o: CheckServiceOptions, reads: boolean): ReadonlyArr
         .map(([items, again]) => new OcrFile(items, again === 0))
     })
   }
+  if (o.receiveCamt054 !== undefined) out.push({ weight: 3, arbitrary: camt054MessageArb() })
   return out
 }

@@ -8,6 +8,8 @@ import type { handle } from '../http/handle.js'
 import type { Payment } from '../payment.js'
 import type { WebhookDelivery } from '../service/webhooks.js'
 import type { World } from '../service/world.js'
+import type { Camt054Notification } from '../bankFiles/camt054Model.js'
+import type { Camt054Draft } from '../bankFiles/camt054Writer.js'
 import { deepEqual } from '../testing/harness.js'
 import { brief, differences, field, jsonCopy, normalise, replaceAll } from './normalise.js'
 import type { CheckServiceOptions, HookName, ReceivedWebhook, ReportedStep, ServiceRequest, ServiceResponse } from './types.js'
@@ -17,6 +19,16 @@ export interface Known {
   readonly label: string
   readonly modelId: string
   readonly realId: string
+}
+
+/** A camt.054 message the run sent (src/conformance/camt054.ts), to send again. */
+export interface SentCamt054 {
+  readonly xml: string
+  readonly draft: Camt054Draft
+  readonly notification: Camt054Notification
+  readonly labels: string
+  /** The payments of the run it was written for (read back after it). */
+  readonly targets: ReadonlyArray<Known>
 }
 
 export interface Model {
@@ -35,6 +47,9 @@ export interface Model {
   /** The OCR giro files this run wrote, and the last one sent (sent again to check duplicates). */
   ocrFiles: number
   lastOcr?: string
+  /** The camt.054 messages this run wrote, and the last one applied (sent again to check duplicates). */
+  camt054Files: number
+  lastCamt054?: SentCamt054
 }
 
 /** What a call exercised so far, shared by its runs (the report's `coverage`). */
@@ -48,6 +63,8 @@ export interface Tally {
   charged: boolean
   refunded: boolean
   invoicePaid: boolean
+  /** camt.054 answers that carried no report rows to compare (`{ report }`). */
+  camt054Unreported: number
   /** Each hook called: how often, and how often it skipped, with each reason it gave and how often. */
   readonly hooks: Map<HookName, { sent: number; skipped: number; reasons: Map<string, number> }>
 }
@@ -61,6 +78,7 @@ export const emptyTally = (): Tally => ({
   charged: false,
   refunded: false,
   invoicePaid: false,
+  camt054Unreported: 0,
   hooks: new Map()
 })
 
@@ -106,14 +124,37 @@ export const countEvent = (r: Real, key: string): void => {
 export const UNKNOWN_ID = 'ffffffff-ffff-4fff-bfff-ffffffffffff'
 export const FALLBACK_KID = '12345674'
 
+/** A payment's own KID (a card has none: a polluted `Object.prototype.kid` is not one), else the fallback. */
+export const kidOf = (p: Payment | undefined): string => {
+  const kid = field(p, 'kid')
+  return typeof kid === 'string' ? kid : FALLBACK_KID
+}
+
+/** The `n`-th payment created in this run, counting round; none before the first (`n % 0` is NaN). */
+export const knownAt = (m: Model, n: number): Known | undefined => m.known[n % m.known.length]
+
 export const modelIdOf = (n: number): string => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
 export const clockOf = (tick: number): string => new Date(Date.UTC(2026, 10, 21, 10, 0, 0) + tick * 1000).toISOString()
 
 export const realIds = (m: Model): ReadonlyArray<readonly [string, string]> => m.known.map((k) => [k.realId, k.label] as const)
 export const modelIds = (m: Model): ReadonlyArray<readonly [string, string]> => m.known.map((k) => [k.modelId, k.label] as const)
 
-/** The ids for the request log: the service's by label, and this run's prefix dropped (the log reads `order-0`). */
-export const logIds = (m: Model): ReadonlyArray<readonly [string, string]> => [...realIds(m), [m.prefix, '']]
+/**
+ * The KIDs of the run's invoices (the service's own, as the model holds them), each as
+ * `<KID of payment n>`: a replay's service picks other KIDs, and its log must read the same.
+ * KIDs shorter than 6 characters are left as they are (the log replaces text, not values).
+ */
+export const kidIds = (m: Model): ReadonlyArray<readonly [string, string]> => {
+  const out = new Map<string, string>()
+  for (const k of m.known) {
+    const kid = m.world.payments.get(k.modelId)?.kid
+    if (kid !== undefined && kid.length >= 6 && !out.has(kid)) out.set(kid, `<KID of ${k.label.slice(1, -1)}>`)
+  }
+  return [...out]
+}
+
+/** The ids for the request log: the service's by label, the invoices' KIDs by label, and this run's prefix dropped (the log reads `order-0`). */
+export const logIds = (m: Model): ReadonlyArray<readonly [string, string]> => [...realIds(m), ...kidIds(m), [m.prefix, '']]
 
 /** A normalised value as a message shows it: this run's prefix dropped, as in the log. */
 export const shown = (m: Model, v: unknown): unknown => normalise(v, [[m.prefix, '']], true)

@@ -42,7 +42,7 @@ export const describeReport = (report: ConformanceReport, command?: string): str
 }
 
 /** The commands of the coverage's table, in its column order. */
-const COMMANDS: ReadonlyArray<string> = ['cancel', 'charge', 'refund', 'refundPartially', 'adjust', 'completeForm', 'failForm', 'transfer', 'ocr']
+const COMMANDS: ReadonlyArray<string> = ['cancel', 'charge', 'refund', 'refundPartially', 'adjust', 'completeForm', 'failForm', 'transfer', 'ocr', 'camt054']
 
 /** The statuses a payment of each kind can be in, in the table's row order. */
 const STATUSES: Readonly<Record<string, ReadonlyArray<string>>> = {
@@ -55,7 +55,8 @@ const hookColumns: Readonly<Record<string, ReadonlyArray<HookName>>> = {
   completeForm: ['completeForm'],
   failForm: ['failForm'],
   transfer: ['receiveTransfer', 'receiveTransferByKid'],
-  ocr: ['receiveOcrGiro']
+  ocr: ['receiveOcrGiro'],
+  camt054: ['receiveCamt054']
 }
 
 /** The state × command table: a row per kind and status, a column per command, `accepted/refused` in each cell, `·` for never. */
@@ -83,7 +84,7 @@ const stateTable = (coverage: Coverage): string => {
 /** Why a part of a payment's life was never reached, and what would reach it. */
 const whyNever = (coverage: Coverage, what: 'charges' | 'refunds' | 'invoice payments'): string => {
   const hooks = coverage.hooks
-  const bank = hooks === undefined ? [] : (['receiveTransfer', 'receiveTransferByKid', 'receiveOcrGiro'] as const).filter((h) => hooks[h] !== undefined)
+  const bank = hooks === undefined ? [] : (['receiveTransfer', 'receiveTransferByKid', 'receiveOcrGiro', 'receiveCamt054'] as const).filter((h) => hooks[h] !== undefined)
   const allSkipped = (names: ReadonlyArray<HookName>): boolean =>
     names.length > 0 && names.every((h) => (hooks?.[h]?.sent ?? 0) > 0 && hooks?.[h]?.skipped === hooks?.[h]?.sent)
   const more = 'no run got that far: more runs (--runs) or longer sequences (--max-commands)'
@@ -94,7 +95,7 @@ const whyNever = (coverage: Coverage, what: 'charges' | 'refunds' | 'invoice pay
     return more
   }
   if (what === 'refunds') return coverage.charged || coverage.invoicePaid ? more : 'nothing was charged or paid'
-  if (bank.length === 0) return 'an invoice is paid only by the bank: give the check a bank hook, receiveTransferByKid or receiveOcrGiro (paysplit-check: --bank-transfer-path, --bank-ocr-path)'
+  if (bank.length === 0) return 'an invoice is paid only by the bank: give the check a bank hook, receiveTransferByKid, receiveOcrGiro or receiveCamt054 (paysplit-check: --bank-transfer-path, --bank-ocr-path, --bank-camt054-path)'
   if (allSkipped(bank)) return 'the bank hooks could not drive the service (see the notes)'
   return more
 }

@@ -103,7 +103,7 @@ const tallyLives = (tally: Tally, model: Model): void => {
   }
 }
 
-const HOOKS: ReadonlyArray<HookName> = ['completeForm', 'failForm', 'receiveTransfer', 'receiveTransferByKid', 'receiveOcrGiro']
+const HOOKS: ReadonlyArray<HookName> = ['completeForm', 'failForm', 'receiveTransfer', 'receiveTransferByKid', 'receiveOcrGiro', 'receiveCamt054']
 
 const coverageOf = (t: Tally, options: CheckServiceOptions): Coverage => ({
   requests: { ...t.requests },
@@ -210,7 +210,8 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
         hookBase: receiver === undefined ? undefined : `${receiver.url}/${tag}`,
         expected: [],
         tick: 0,
-        ocrFiles: 0
+        ocrFiles: 0,
+        camt054Files: 0
       }
       try {
         await options.reset?.()
@@ -244,6 +245,11 @@ export const checkService = async (options: CheckServiceOptions): Promise<Confor
         : { ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}), seed }
     )
     notes.push(...skippedNotes(tally))
+    if (tally.camt054Unreported > 0) {
+      notes.push(
+        `The receiveCamt054 hook's answers carried no report rows ${String(tally.camt054Unreported)} time(s) (resolve with the service's answer { status, body: { report: [...] } }, as httpService does): those notifications were checked by the payments' states and webhooks after them, not by their rows or status.`
+      )
+    }
     const coverage = coverageOf(tally, options)
     if (!details.failed) return { ok: true, numRuns: details.numRuns, seed: details.seed, prefix, notes, coverage }
     if (shrinkCut) notes.push(`Shrinking stopped when its time budget (${String(options.maxShrinkMs)} ms) was spent: the counterexample is the shortest found by then, not necessarily the shortest.`)

@@ -102,6 +102,19 @@ export interface ServiceUnderTest {
    * own, so a long-lived service never takes one for a duplicate of another run's.
    */
   readonly receiveOcrGiro?: (text: string) => Promise<unknown>
+  /**
+   * The bank sends an ISO 20022 camt.054 notification (docs/rules.md C17): the runner writes one
+   * with `camt054Xml` — transfers by KID to the run's invoices, KIDs no invoice holds, references
+   * that are no valid KID, credits without a KID, debits and reversals carrying an invoice's KID
+   * (never applied), one batch now and then, a message sent again (every row `duplicate`), its
+   * transactions again in another message (each `duplicate`), a broken one (refused whole) — and
+   * the model applies what it holds with `receiveCamt054`. Resolve with the service's answer as a
+   * {@link ServiceResponse} (`httpService` does): the rows of its `report` are compared with the
+   * model's (number, KID, amount, outcome, the invoice paid, the code of a refusal); without them,
+   * the payments' states and webhooks after it are. Each run's messages, entries and transactions
+   * have references of their own. Needs no XML package: the runner reads no XML.
+   */
+  readonly receiveCamt054?: (xml: string) => Promise<unknown>
   /** Called before each run, e.g. to empty the service's storage. Optional: each run has its own references. */
   readonly reset?: () => Promise<void>
 }
@@ -175,7 +188,11 @@ export interface CheckServiceOptions extends ServiceUnderTest {
    * counterexample found so far is reported, with a note. Default: no budget.
    */
   readonly maxShrinkMs?: number
-  /** A clock in ms for `maxShrinkMs` (e.g. `Date.now`); the kit reads no clock of its own. */
+  /**
+   * A clock in ms for `maxShrinkMs` (e.g. `Date.now`), which also dates the bookings of camt.054
+   * notifications (a service refuses one booked before what it remembers); the kit reads no clock
+   * of its own.
+   */
   readonly now?: () => number
 }
 
@@ -186,7 +203,7 @@ export interface CoverageCell {
 }
 
 /** The hooks of a check (the form, the bank, the webhook receiver) as the coverage names them. */
-export type HookName = 'completeForm' | 'failForm' | 'receiveTransfer' | 'receiveTransferByKid' | 'receiveOcrGiro'
+export type HookName = 'completeForm' | 'failForm' | 'receiveTransfer' | 'receiveTransferByKid' | 'receiveOcrGiro' | 'receiveCamt054'
 
 /** How often a hook was called, and how often it said it could not drive the service (`{ skipped }`). */
 export interface HookUse {
@@ -207,7 +224,7 @@ export interface Coverage {
    * State × command: each command sent to a payment of a run, by the payment's kind and status
    * in the model before it (`card Reserved`, `invoice Initiated`; `no such payment` for an id no
    * payment has) and the command (`cancel`, `charge`, `refund`, `refundPartially`, `adjust`,
-   * `completeForm`, `failForm`, `transfer`, `ocr`), with how often the model accepted and refused it.
+   * `completeForm`, `failForm`, `transfer`, `ocr`, `camt054`), with how often the model accepted and refused it.
    */
   readonly states?: Readonly<Record<string, Readonly<Record<string, CoverageCell>>>>
   readonly webhooksChecked: number
@@ -240,14 +257,14 @@ export type ReportedStep =
     }
   | {
       readonly kind: 'event'
-      readonly event: 'completeForm' | 'failForm' | 'transfer' | 'transferByKid' | 'ocr'
+      readonly event: 'completeForm' | 'failForm' | 'transfer' | 'transferByKid' | 'ocr' | 'camt054'
       /** The payment it is for (by KID: the one the model matched, or `(no open invoice)`). */
       readonly paymentReferenceID: string
       readonly amount?: number
       readonly kid?: string
       /** The failed form's reason. */
       readonly reason?: string
-      /** The OCR giro file sent (`ocr`). */
+      /** The OCR giro file (`ocr`) or camt.054 document (`camt054`) sent. */
       readonly text?: string
     }
 

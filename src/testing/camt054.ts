@@ -64,8 +64,8 @@ const oreOf = (currency: string, text: string, negative: boolean): { readonly am
   return { amount: negative && ore !== 0 ? -ore : ore }
 }
 
-/** The notification `parseCamt054` reads from a draft: the transactions of its booked credit entries and booked reversals. */
-const notificationOf = (draft: Camt054Draft): Camt054Notification => {
+/** The notification `parseCamt054` reads from a draft: the transactions of its booked credit entries and booked reversals (the conformance runner applies it to its model without reading XML). */
+export const notificationOf = (draft: Camt054Draft): Camt054Notification => {
   const transactions: Camt054Transaction[] = []
   draft.notifications.forEach((n, ni) => {
     n.entries.forEach((e, ei) => {

@@ -30,6 +30,7 @@ import {
   type World
 } from '../../src/http.js'
 import type { Payment } from '../../src/payment.js'
+import { parseCamt054, receiveCamt054 } from '../../src/camt054.js'
 import type { CheckServiceOptions, ReceivedWebhook, ServiceRequest, ServiceResponse } from '../../src/conformance.js'
 import { cancelInvoice, chargeImmediate, handled, paymentOf, withPayment, type Handler } from './conformance.fixtures.js'
 
@@ -161,6 +162,10 @@ export interface Plant {
   readonly formDown?: boolean
   /** A payment-form completion the service refuses still sends a webhook. */
   readonly hookOnRefusedForm?: boolean
+  /** A camt.054 notification is applied as if no message or transaction had been seen before. */
+  readonly camt054Forgets?: boolean
+  /** A camt.054 debit is read as a credit (the importer ignores `CdtDbtInd`). */
+  readonly camt054DebitAsCredit?: boolean
 }
 
 /**
@@ -220,6 +225,15 @@ export const modelService = (plant: Plant = {}): CheckServiceOptions => {
       const right = plant.ignoreKid === true ? p?.kid : undefined
       return Promise.resolve(keep(receiveTransfer(world, id, { amount: credited, kid: right ?? kid }, { at, ...hooks })).result)
     },
+    receiveCamt054: (xml) => {
+      const at = tick()
+      const text = plant.camt054DebitAsCredit === true ? xml.replace(/<TxsSummry>.*?<\/TxsSummry>/g, '').replaceAll('<CdtDbtInd>DBIT</CdtDbtInd>', '<CdtDbtInd>CRDT</CdtDbtInd>') : xml
+      const read = parseCamt054(text)
+      if (E.isLeft(read)) return Promise.resolve({ status: 400, body: { success: false, error: { code: read.left.code, message: read.left.message } } })
+      const seen = plant.camt054Forgets === true ? { ...world, camt054Messages: emptyWorld.camt054Messages, camt054Transactions: emptyWorld.camt054Transactions } : world
+      const { report } = keep(receiveCamt054(seen, read.right, { at, ...hooks }))
+      return Promise.resolve({ status: 200, body: json({ messageId: read.right.messageId, report }) })
+    },
     reset: () => {
       world = emptyWorld
       received = []
@@ -234,7 +248,7 @@ export const modelService = (plant: Plant = {}): CheckServiceOptions => {
 // -------------------------------------------------------------------------------------
 
 /** The members a bug's check keeps; the others are left out so that the runner does not spend its commands on them. */
-type Member = 'receivedWebhooks' | 'completeForm' | 'failForm' | 'receiveTransfer'
+type Member = 'receivedWebhooks' | 'completeForm' | 'failForm' | 'receiveTransfer' | 'receiveCamt054'
 
 export interface PlantedBug {
   readonly name: string
@@ -265,6 +279,9 @@ export const plantedCheck = (bug: PlantedBug, extra: Partial<CheckServiceOptions
 }
 
 const WEBHOOKS: ReadonlyArray<Member> = ['receivedWebhooks']
+/** The model service's day, as the caller's clock: camt.054 bookings are dated by it (a booking 400 days before `at` is refused). */
+const clock2030 = (): number => Date.UTC(2030, 0, 1)
+
 /** Only `GET /payments/{unknown id}/cancel` (the runner's `wrongRoute(1)`, a 405) is answered differently. */
 const payouts = (change: (r: ServiceResponse) => ServiceResponse): (() => Plant) => () => ({ respond: (q, r) => (q.method === 'GET' && q.path.endsWith('/cancel') ? change(r) : r) })
 
@@ -290,6 +307,9 @@ export const plantedBugs: ReadonlyArray<PlantedBug> = [
   { name: 'a raised split answers ValidationFailed (an invoice)', plant: () => ({ handler: raiseAsValidation }), members: [], options: { kinds: ['invoice'] }, share: 0.006 },
   { name: 'a partial transfer settles the invoice', plant: () => ({ settleOnAnyTransfer: true }), members: ['receivedWebhooks', 'receiveTransfer'], options: { kinds: ['invoice'] }, share: 0.063 },
   { name: 'a refused payment-form completion sends a webhook', plant: () => ({ hookOnRefusedForm: true }), members: ['receivedWebhooks', 'completeForm'], options: { kinds: ['card'] }, share: 0.104 },
+  // test/testing-kit/conformance.camt054.test.ts (the same two, planted in front of the mock)
+  { name: 'a camt.054 message sent again is applied again', plant: () => ({ camt054Forgets: true }), members: ['receivedWebhooks', 'receiveCamt054'], options: { kinds: ['invoice'], now: clock2030 }, share: 0.047 },
+  { name: 'a camt.054 debit is read as a credit', plant: () => ({ camt054DebitAsCredit: true }), members: ['receiveCamt054'], options: { kinds: ['invoice'], now: clock2030 }, share: 0.033 },
   // test/testing-kit/conformance.inProcess.test.ts
   { name: 'a wrong status code on a wrong route', plant: payouts((r) => ({ ...r, status: 400 })), members: [], options: {}, share: 0.074 },
   { name: 'a wrong error code on a wrong route', plant: payouts((r) => ({ ...r, body: { success: false, error: { code: 'NotFound', message: 'Gone.' } } })), members: [], options: {}, share: 0.074 },

@@ -173,3 +173,24 @@ export const cli = async (args: ReadonlyArray<string>, options: { readonly env?:
 
 /** The replay line a failing run printed (the line after "Replay exactly this sequence …:"). */
 export const replayLineOf = (out: string): string => /Replay exactly this sequence \(against this service or a fresh one\):\n {2}(.*)\n/.exec(out)?.[1] ?? ''
+
+const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
+
+/** A card payment's create request (test environment, reserved then charged), of the caller's reference. */
+export const card = (ext: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  externalPaymentReferenceID: ext,
+  environment: 'test',
+  paymentGateway: 'creditcard',
+  chargeImmediately: false,
+  sellerConnectedAccountID: SELLER,
+  grossAmount: 10000,
+  currency: 'NOK',
+  customerExternalID: 'c-1',
+  successUrl: 'https://shop.example/ok',
+  failedUrl: 'https://shop.example/failed',
+  moneySplitList: [{ connectedAccountID: SELLER, amount: 10000, isFee: false }],
+  ...extra
+})
+
+/** An invoice's create request, of the caller's reference. */
+export const invoice = (ext: string): Record<string, unknown> => ({ ...card(ext), paymentGateway: 'invoice', chargeImmediately: undefined })

@@ -4,8 +4,9 @@
  * folder without its peer dependencies (no fast-check, fp-ts or io-ts: the command carries what
  * it needs). There the command answers `--help`, says "cannot reach" for a closed port with no
  * stack trace, and passes a run against a small service on 127.0.0.1; `paysplit-check mock`
- * starts, signs its webhooks (the bundled standardwebhooks), passes the kit with its form, bank
- * and webhooks, and stops on SIGTERM. Offline: npm reads nothing but the tarball.
+ * starts, signs its webhooks (the bundled standardwebhooks), reads camt.054 (the bundled saxes,
+ * not installed), passes the kit with its form, bank and webhooks, and stops on SIGTERM.
+ * Offline: npm reads nothing but the tarball.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -51,7 +52,7 @@ afterAll(() => {
 describe('paysplit-check installed alone from the packed tarball', () => {
   it('nothing but paysplit is installed', () => {
     expect(readdirSync(join(scratch, 'app', 'node_modules')).filter((d) => !d.startsWith('.'))).toEqual(['paysplit'])
-    for (const peer of ['fast-check', 'fp-ts', 'io-ts']) expect(existsSync(join(scratch, 'app', 'node_modules', peer)), peer).toBe(false)
+    for (const peer of ['fast-check', 'fp-ts', 'io-ts', 'saxes']) expect(existsSync(join(scratch, 'app', 'node_modules', peer)), peer).toBe(false)
   })
 
   it('--help prints the usage and exits 0', async () => {
@@ -81,7 +82,7 @@ describe('paysplit-check installed alone from the packed tarball', () => {
     }
   })
 
-  it('paysplit-check mock: starts, the kit passes against it with signed webhooks, the form and the bank, and it stops on SIGTERM (exit 0)', async () => {
+  it('paysplit-check mock: starts, the kit passes against it with signed webhooks, the form and the bank (camt.054 read with the bundled saxes), and it stops on SIGTERM (exit 0)', async () => {
     const mock = spawn(bin, ['mock', '--port', '0', '--quiet'], { cwd: join(scratch, 'app'), env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] })
     const exited = new Promise<number | null>((resolve) => mock.once('exit', (code) => { resolve(code); }))
     try {
@@ -98,6 +99,11 @@ describe('paysplit-check installed alone from the packed tarball', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /)
       expect(r.stdout).toMatch(/^PASSED: 20 run\(s\) in [\d.]+ s, [1-9]\d* webhook\(s\) received, seed 1/m)
       expect(r.code).toBe(0)
+      // camt.054 notifications driven, not skipped (a mock without saxes answers 501, and the check notes the skips)
+      const camt = await run([url, '--runs', '20', '--seed', '2', '--kinds', 'invoice', '--bank-camt054-path', '/bank/camt054'])
+      expect(camt.stdout).not.toContain('Note:')
+      expect(camt.stdout).toMatch(/outside events: [^;]*camt054 matched/)
+      expect(camt.code).toBe(0)
     } finally {
       if (mock.pid !== undefined && mock.exitCode === null) process.kill(mock.pid, 'SIGTERM')
     }

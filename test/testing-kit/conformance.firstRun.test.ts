@@ -191,7 +191,7 @@ describe('coverage, and the form and bank options', () => {
       expect(run.out).toMatch(/^Coverage: \d+ \(request, status\) pairs on \d+ routes: .*POST \/payments [\d/]*201\/400.*POST \/payments\/\{id\}\/charge [\d/]*409.*; 0 webhooks checked\.$/m)
       expect(run.out).toContain('Warning: never exercised: charges, refunds, invoice payments.')
       expect(run.out).toContain('  charges: a card is charged only after the payment form: give the check a completeForm hook (paysplit-check: --form-complete-path).')
-      expect(run.out).toContain('  invoice payments: an invoice is paid only by the bank: give the check a bank hook, receiveTransferByKid or receiveOcrGiro (paysplit-check: --bank-transfer-path, --bank-ocr-path).')
+      expect(run.out).toContain('  invoice payments: an invoice is paid only by the bank: give the check a bank hook, receiveTransferByKid, receiveOcrGiro or receiveCamt054 (paysplit-check: --bank-transfer-path, --bank-ocr-path, --bank-camt054-path).')
     } finally {
       await svc.close()
     }

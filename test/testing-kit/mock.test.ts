@@ -2,7 +2,8 @@
  * The stateful mock (`paysplit-check mock`, src/cli/mock/; docs/testing.md, "A stateful mock"),
  * in process on 127.0.0.1: the API answered by `handle` over an in-memory world, with
  * `Idempotency-Key` and a test clock that lets a key expire in seconds; the hosted form (its
- * 303 never followed here); the bank by KID and by OCR giro file; signed webhooks to loopback,
+ * 303 never followed here); the bank by KID and by OCR giro file (camt.054 notifications:
+ * conformance.camt054.test.ts); signed webhooks to loopback,
  * blocked elsewhere, retried, a receiver's answer body never read; CORS for a front-end on its
  * own port; the checkout example (its shop back end) creating payments there and sending the
  * customer to its form; and the kit with every option passing against it.
@@ -15,28 +16,9 @@ import { isLoopback, refusal } from '../../src/cli/mock/outbox.js'
 import { MOCK_WEBHOOK_SECRET, startMock, type RunningMock } from '../../src/cli/mock/server.js'
 import { ocrGiroText } from '../../src/http.js'
 import { runCli } from '../../src/cli/paysplitCheck.js'
-import { cli } from '../support/mock.fixtures.js'
+import { card, cli, invoice } from '../support/mock.fixtures.js'
 import { serveCheckout } from '../../docs/examples/checkout/serve.js'
 import { transmissionOf } from '../support/ocr.fixtures.js'
-
-const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
-
-const card = (ext: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  externalPaymentReferenceID: ext,
-  environment: 'test',
-  paymentGateway: 'creditcard',
-  chargeImmediately: false,
-  sellerConnectedAccountID: SELLER,
-  grossAmount: 10000,
-  currency: 'NOK',
-  customerExternalID: 'c-1',
-  successUrl: 'https://shop.example/ok',
-  failedUrl: 'https://shop.example/failed',
-  moneySplitList: [{ connectedAccountID: SELLER, amount: 10000, isFee: false }],
-  ...extra
-})
-
-const invoice = (ext: string): Record<string, unknown> => ({ ...card(ext), paymentGateway: 'invoice', chargeImmediately: undefined })
 
 let mock: RunningMock
 beforeAll(async () => {
@@ -275,7 +257,7 @@ describe('POST /_mock/reset', () => {
 })
 
 describe('the kit against the mock', () => {
-  it('passes with every option: webhooks signed and checked, the form through its page, transfers and OCR files, retries, races, messages compared', async () => {
+  it('passes with every option: webhooks signed and checked, the form through its page, transfers, OCR files and camt.054 notifications, retries, races, messages compared', async () => {
     const run = await cli(
       [
         mock.url,
@@ -283,15 +265,16 @@ describe('the kit against the mock', () => {
         '--seed', '11',
         '--webhooks', '--webhook-secret-env', 'MOCK_SECRET', '--grace', '2000',
         '--form-complete-path', '/pay/{id}/complete', '--form-fail-path', '/pay/{id}/fail', '--form-page-path', '/pay/{id}',
-        '--bank-transfer-path', '/bank/transfers', '--bank-ocr-path', '/bank/ocr', '--bank-key-env', 'MOCK_BANK_KEY',
+        '--bank-transfer-path', '/bank/transfers', '--bank-ocr-path', '/bank/ocr', '--bank-camt054-path', '/bank/camt054', '--bank-key-env', 'MOCK_BANK_KEY',
         '--api-key-env', 'MOCK_API_KEY',
         '--retries', '1', '--compare-messages', '--max-commands', '12', '--kinds', 'card,invoice', '--environments', 'test,production'
       ],
-      { env: { MOCK_SECRET: MOCK_WEBHOOK_SECRET, MOCK_BANK_KEY: 'any', MOCK_API_KEY: 'any' } }
+      // the wall clock, as the mock's: camt.054 bookings are dated by the command's clock
+      { env: { MOCK_SECRET: MOCK_WEBHOOK_SECRET, MOCK_BANK_KEY: 'any', MOCK_API_KEY: 'any' }, wallClock: true }
     )
     expect({ code: run.code, out: run.code === 0 ? '' : run.out }).toEqual({ code: 0, out: '' })
     expect(run.out).toMatch(/^PASSED: 200 run\(s\) in [\d.]+ s, [1-9]\d* webhook\(s\) received, each POST sent 2 times with its Idempotency-Key, seed 11/m)
-    expect(run.out).toMatch(/outside events: .*completeForm Charged.*ocr duplicate.*ocr matched.*transferByKid Charged/)
+    expect(run.out).toMatch(/outside events: camt054 duplicate, camt054 matched, .*completeForm Charged.*ocr duplicate.*ocr matched.*transferByKid Charged/)
     expect(run.out).not.toContain('Warning')
     expect(run.out).not.toContain('Note:')
     // the state × command table: every life was walked

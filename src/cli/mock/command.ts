@@ -12,8 +12,8 @@ import { MOCK_WEBHOOK_SECRET, startMock } from './server.js'
 export const mockUsage = `Usage: paysplit-check mock [options]
 
 Serves the whole payments API in memory on 127.0.0.1, answered by paysplit itself (docs/testing.md,
-"A stateful mock"): payments, the hosted form (/pay/{id}), the bank (/bank/transfers, /bank/ocr),
-Idempotency-Key, signed webhooks, and a test clock. No keys are checked.
+"A stateful mock"): payments, the hosted form (/pay/{id}), the bank (/bank/transfers, /bank/ocr,
+/bank/camt054), Idempotency-Key, signed webhooks, and a test clock. No keys are checked.
 
 Options:
   --port N             port to listen on (default 4010; 0: any free one)
@@ -72,7 +72,7 @@ export const runMock = async (args: ReadonlyArray<string>, io: CliIO): Promise<n
     io.out(
       `paysplit mock on ${mock.url} (in memory: gone when it stops; stop it with Ctrl-C)
   webhooks signed with ${webhookSecret === undefined ? `${MOCK_WEBHOOK_SECRET} (a development secret)` : `the secret given`}, sent to loopback${allow.length > 0 ? ` and ${allow.join(', ')}` : ' only'}
-  the payment form: ${mock.url}/pay/<paymentReferenceID>; the bank: POST /bank/transfers, POST /bank/ocr
+  the payment form: ${mock.url}/pay/<paymentReferenceID>; the bank: POST /bank/transfers, POST /bank/ocr, POST /bank/camt054${mock.camt054Unavailable === undefined ? '' : ` (answering 501: ${mock.camt054Unavailable})`}
   the clock: GET ${mock.url}/_mock/clock, POST {"advanceSeconds": 86400}; POST /_mock/reset; GET /_mock/webhooks${exposed}\n`
     )
     await new Promise<void>((resolve) => {

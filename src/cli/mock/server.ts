@@ -2,8 +2,9 @@
  * The mock's server (`paysplit-check mock`): the whole payments API on node:http, in memory, from
  * paysplit's own operations (./world.ts) — the API routes answered by `handle`, `Idempotency-Key`
  * included; the hosted form (`GET /pay/{id}`, `POST /pay/{id}/complete` and `/fail`, 303 to the
- * payment's `successUrl` or `failedUrl`); the bank (`POST /bank/transfers` `{ kid, amount }` and
- * `POST /bank/ocr` with an OCR giro file); signed webhooks (./outbox.ts); and its own routes under
+ * payment's `successUrl` or `failedUrl`); the bank (`POST /bank/transfers` `{ kid, amount }`,
+ * `POST /bank/ocr` with an OCR giro file and `POST /bank/camt054` with an ISO 20022 camt.054
+ * notification); signed webhooks (./outbox.ts); and its own routes under
  * `/_mock/`: the test clock (`GET` and `POST /_mock/clock`), `POST /_mock/reset`, and
  * `GET /_mock/webhooks`. It answers browsers of any origin (CORS), for a front-end on its own port.
  *
@@ -15,7 +16,8 @@ import type { AddressInfo } from 'node:net'
 import { webhookClass } from '../standardWebhooks.js'
 import { formPage, notFoundPage, page } from './form.js'
 import { outbox, type LoggedDelivery } from './outbox.js'
-import { apiRequest, bankTransfer, errorAnswer, formAction, isDuplicateKid, kidOf, notJson, ocrFile, paymentOf, startWorld, type World } from './world.js'
+import { camt054Reader, type Camt054Reader } from '../camt054Reader.js'
+import { apiRequest, bankTransfer, camt054Notification, errorAnswer, formAction, isDuplicateKid, kidOf, notJson, ocrFile, paymentOf, startWorld, type BankFileResult, type MockOutcome, type World } from './world.js'
 
 /** A development secret: the mock's webhooks are signed with it unless told another. */
 export const MOCK_WEBHOOK_SECRET = `whsec_${Buffer.from('paysplit-mock-webhook-secret-dev').toString('base64')}`
@@ -38,6 +40,8 @@ export interface MockOptions {
   readonly now?: () => number
   /** A line per request and per webhook (the command prints them). */
   readonly log?: (line: string) => void
+  /** Loads the camt.054 reader (default: `parseCamt054`, which needs saxes); when it rejects, `POST /bank/camt054` answers 501 with its message. */
+  readonly loadCamt054?: () => Promise<Camt054Reader>
 }
 
 /** A mock that listens. */
@@ -48,11 +52,15 @@ export interface RunningMock {
   readonly idle: () => Promise<void>
   /** The webhook log, oldest first. */
   readonly webhooks: () => ReadonlyArray<LoggedDelivery>
+  /** Why `POST /bank/camt054` cannot read notifications (saxes missing), when it cannot. */
+  readonly camt054Unavailable?: string
   readonly close: () => Promise<void>
 }
 
 const MAX_BODY = 1024 * 1024
 const MAX_OCR = 8 * 1024 * 1024
+/** The largest camt.054 document taken: 32 MiB, some 50,000 transactions. */
+const MAX_CAMT054 = 32 * 1024 * 1024
 
 type Read = { readonly kind: 'ok'; readonly text: string } | { readonly kind: 'tooLarge' }
 
@@ -130,6 +138,13 @@ export const startMock = async (options: MockOptions = {}): Promise<RunningMock>
     ...(options.log !== undefined ? { log: options.log } : {})
   })
   const catchAll = options.catchAllUrl === undefined ? {} : { catchAllUrl: options.catchAllUrl }
+  let readCamt054: Camt054Reader | undefined
+  let camt054Unavailable: string | undefined
+  try {
+    readCamt054 = await (options.loadCamt054 ?? camt054Reader)()
+  } catch (e) {
+    camt054Unavailable = e instanceof Error ? e.message : String(e)
+  }
   /** The mock's time: the wall clock moved by the test clock, never backwards, as ISO 8601. */
   const at = (): string => {
     last = Math.max(last + 1, wall() + offsetMs)
@@ -203,8 +218,12 @@ export const startMock = async (options: MockOptions = {}): Promise<RunningMock>
     return answer.status
   }
 
-  const ocr = (res: ServerResponse, text: string): number => {
-    const outcome = ocrFile(world, text, { at: at(), ...catchAll })
+  /**
+   * A bank file's answer (an OCR giro file, a camt.054 notification): its world kept, its webhooks
+   * sent; 200 with its head, `duplicate` and the report (each parked row with an
+   * `unmatchedTransferID`), or the error of a file refused whole.
+   */
+  const bankFile = <H>(res: ServerResponse, outcome: MockOutcome<BankFileResult<H>>): number => {
     world = outcome.world
     webhooks.send(outcome.deliveries)
     const r = outcome.result
@@ -214,8 +233,18 @@ export const startMock = async (options: MockOptions = {}): Promise<RunningMock>
       return answer.status
     }
     const report = r.report.map((row) => (row.outcome === 'unmatched' ? { ...row, unmatchedTransferID: randomUUID() } : row))
-    json(res, 200, { transmissionNumber: r.transmissionNumber, dataSender: r.dataSender, duplicate: r.duplicate, report })
+    json(res, 200, { ...r.head, duplicate: r.duplicate, report })
     return 200
+  }
+
+  const ocr = (res: ServerResponse, text: string): number => bankFile(res, ocrFile(world, text, { at: at(), ...catchAll }))
+
+  const camt054 = (res: ServerResponse, text: string): number => {
+    if (readCamt054 === undefined) {
+      json(res, 501, { success: false, error: { code: 'NotImplemented', message: camt054Unavailable ?? 'camt.054 cannot be read.' } })
+      return 501
+    }
+    return bankFile(res, camt054Notification(world, text, readCamt054, { at: at(), ...catchAll }))
   }
 
   const mockRoutes = (req: IncomingMessage, res: ServerResponse, path: string, text: string): number => {
@@ -260,13 +289,13 @@ export const startMock = async (options: MockOptions = {}): Promise<RunningMock>
       res.writeHead(204, { ...CORS, 'access-control-max-age': '600' }).end()
       return 204
     }
-    const read = await readBody(req, path === '/bank/ocr' ? MAX_OCR : MAX_BODY)
+    const read = await readBody(req, path === '/bank/ocr' ? MAX_OCR : path === '/bank/camt054' ? MAX_CAMT054 : MAX_BODY)
     if (read.kind === 'tooLarge') {
       json(res, 413, tooLarge)
       return 413
     }
     if (path === '/' && method === 'GET') {
-      json(res, 200, { name: 'paysplit mock', api: 'docs/http.md', form: '/pay/{id}', bank: ['/bank/transfers', '/bank/ocr'], mock: ['/_mock/clock', '/_mock/reset', '/_mock/webhooks'] })
+      json(res, 200, { name: 'paysplit mock', api: 'docs/http.md', form: '/pay/{id}', bank: ['/bank/transfers', '/bank/ocr', '/bank/camt054'], mock: ['/_mock/clock', '/_mock/reset', '/_mock/webhooks'] })
       return 200
     }
     if (path.startsWith('/_mock/')) return mockRoutes(req, res, path, read.text)
@@ -291,6 +320,7 @@ export const startMock = async (options: MockOptions = {}): Promise<RunningMock>
     }
     if (path === '/bank/transfers' && method === 'POST') return bank(res, read.text)
     if (path === '/bank/ocr' && method === 'POST') return ocr(res, read.text)
+    if (path === '/bank/camt054' && method === 'POST') return camt054(res, read.text)
     return api(req, res, url, read.text)
   }
 
@@ -316,6 +346,7 @@ export const startMock = async (options: MockOptions = {}): Promise<RunningMock>
     url,
     idle: webhooks.idle,
     webhooks: webhooks.entries,
+    ...(camt054Unavailable !== undefined ? { camt054Unavailable } : {}),
     close: async () => {
       webhooks.reset()
       await new Promise<void>((resolve) => {

@@ -2,7 +2,8 @@
  * Every call the mock makes into paysplit, in one place: the mock's server (./server.ts) keeps a
  * world and hands each request, form post and bank post to these, which answer with the shipped
  * operations of `paysplit/http` (`handle`, `completeForm`, `failForm`, `receiveTransferByKid`,
- * `parseOcrGiro` and `receiveOcrGiro`) and nothing of their own: no second decider. Each answers
+ * `parseOcrGiro`, `receiveOcrGiro` and `receiveCamt054`, its notifications read by `parseCamt054`
+ * of `paysplit/camt054`) and nothing of their own: no second decider. Each answers
  * `{ world, result, deliveries }` from the operation's record (docs/rules.md C15), its result in
  * the shape the mock's server answers with.
  *
@@ -17,6 +18,7 @@ import {
   handle,
   httpStatusOf,
   parseOcrGiro,
+  receiveCamt054,
   receiveOcrGiro,
   receiveTransferByKid,
   webhookMessage,
@@ -27,6 +29,7 @@ import {
   type World
 } from '../../http.js'
 import { kid as kids, type Payment, type PaymentError } from '../../index.js'
+import type { Camt054Reader } from '../camt054Reader.js'
 
 export type { World, WebhookDelivery, WebhookMessage, Payment }
 
@@ -108,17 +111,22 @@ export const bankTransfer = (world: World, transfer: { readonly kid: unknown; re
   return { world: next, result: result._tag === 'Right' ? { payment: result.right } : { error: result.left }, deliveries }
 }
 
-/** What an OCR giro file did: refused whole, or applied (or found a duplicate) with a row per transaction. */
-export type OcrResult =
+/**
+ * What a bank file did (an OCR giro file, a camt.054 notification): refused whole, or applied (or
+ * found a duplicate) with a row per transaction; `head` names it in the answer.
+ */
+export type BankFileResult<H> =
   | { readonly ok: false; readonly error: PaymentError }
   | {
       readonly ok: true
-      readonly transmissionNumber: string
-      readonly dataSender: string
-      /** The transmission had been applied before: nothing changed. */
+      readonly head: H
+      /** The file had been applied before: nothing changed. */
       readonly duplicate: boolean
       readonly report: ReadonlyArray<OcrReportRow>
     }
+
+/** What an OCR giro file did: the transmission named by its number and data sender. */
+export type OcrResult = BankFileResult<{ readonly transmissionNumber: string; readonly dataSender: string }>
 
 /**
  * An OCR giro file as the bank sends it, read whole by `parseOcrGiro` and applied by
@@ -131,7 +139,23 @@ export const ocrFile = (world: World, text: string, ctx: { readonly at: string; 
   const t = read.right
   const { world: next, report, deliveries, changes } = receiveOcrGiro(world, t, ctx)
   const duplicate = changes.ocrTransmissions.length === 0 && report.every((row) => row.outcome === 'duplicate')
-  return { world: next, result: { ok: true, transmissionNumber: t.transmissionNumber, dataSender: t.dataSender, duplicate, report }, deliveries }
+  return { world: next, result: { ok: true, head: { transmissionNumber: t.transmissionNumber, dataSender: t.dataSender }, duplicate, report }, deliveries }
+}
+
+/** What a camt.054 notification did: the message named by its id. */
+export type Camt054Result = BankFileResult<{ readonly messageId: string }>
+
+/**
+ * A camt.054 notification as the bank sends it, read whole by `parseCamt054` (`read`) and applied
+ * by `receiveCamt054`. A message applied before writes no message row (its `changes`) and reports
+ * every transaction `duplicate`.
+ */
+export const camt054Notification = (world: World, xml: string, read: Camt054Reader, ctx: { readonly at: string; readonly catchAllUrl?: string }): MockOutcome<Camt054Result> => {
+  const parsed = read(xml)
+  if (parsed._tag === 'Left') return { world, result: { ok: false, error: parsed.left }, deliveries: [] }
+  const n = parsed.right
+  const { world: next, report, deliveries, changes } = receiveCamt054(world, n, ctx)
+  return { world: next, result: { ok: true, head: { messageId: n.messageId }, duplicate: changes.camt054Messages.length === 0, report }, deliveries }
 }
 
 /** A KID of `digits` and its MOD10 check digit (`kid.create`). */
