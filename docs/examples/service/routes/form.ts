@@ -20,12 +20,12 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Payment } from 'paysplit'
-import { noKeys } from '../db/store.js'
+import type { World } from 'paysplit/http'
+import { loadRows, UnreadableState, worldOfRows } from '../db/store.js'
 import { readBody, UUID, type Reply } from '../http.js'
-import type { FormOutcome } from '../paysplit.js'
 import { storableText } from '../text.js'
 import { runTransaction } from '../transaction.js'
-import type { Deps } from './context.js'
+import { eventContext, transactionOptions, type Deps } from './context.js'
 import { cardPaymentRequest, gatewayFor, type CardPaymentOutcome } from './gateway.js'
 
 const escape = (s: string): string =>
@@ -190,12 +190,18 @@ const offerOf = (deps: Deps, p: Payment): Offer => {
   return gateway === undefined ? { pay: false, why: NO_LIVE_GATEWAY } : { pay: true, test: p.environment === 'test' }
 }
 
+/** The payment of the form, read as every operation reads its rows: the rows `formKeys` names, `worldOf`. */
 const readPayment = async (deps: Deps, id: string): Promise<E.Either<Reply, Payment>> => {
-  const rows = await deps.db.query<{ state: unknown }>('SELECT state FROM payments WHERE payment_reference_id = $1', [id.toLowerCase()])
-  const row = rows.rows[0]
-  if (row === undefined) return E.left(notFound)
-  const p = deps.rules.storedPayment(row.state)
-  return E.isLeft(p) ? E.left(answer(500, 'Error', '<h1>This payment cannot be shown.</h1>')) : E.right(p.right)
+  let world: World
+  try {
+    const loaded = await loadRows(deps.db, deps.rules.formKeys(id), false, deps.rules, deps.admitted)
+    world = worldOfRows(deps.rules, loaded, undefined)
+  } catch (e) {
+    if (e instanceof UnreadableState) return E.left(answer(500, 'Error', '<h1>This payment cannot be shown.</h1>'))
+    throw e
+  }
+  const p = world.payments.get(id.toLowerCase())
+  return p === undefined ? E.left(notFound) : E.right(p)
 }
 
 /** `GET /pay/{id}`: the page, with tokens for its two actions. */
@@ -260,23 +266,21 @@ export const submitForm = async (deps: Deps, req: IncomingMessage, id: string, a
       }
     }
   }
-  const catchAll = deps.config.catchAllUrl !== undefined ? { catchAllUrl: deps.config.catchAllUrl } : {}
-  const outcome = await runTransaction<FormOutcome['redirectUrl']>(
+  const outcome = await runTransaction(
     deps.db,
     {
-      keys: { ...noKeys, paymentReferenceIDs: [id] },
       lock: true,
-      lockCustomers: false,
-      run: (world) => {
-        const at = deps.now()
-        const { world: after, deliveries, redirectUrl, events } =
-          run === 'complete'
-            ? deps.rules.completeForm(world, id, { at, ...catchAll })
-            : deps.rules.failForm(world, id, { at, ...catchAll, ...(reason !== undefined ? { reason } : {}) })
-        return { world: after, result: redirectUrl, deliveries, events }
-      }
+      step: () => {
+        const ctx = eventContext(deps)
+        return {
+          keys: deps.rules.formKeys(id),
+          run: (world) =>
+            run === 'complete' ? deps.rules.completeForm(world, id, ctx) : deps.rules.failForm(world, id, { ...ctx, ...(reason !== undefined ? { reason } : {}) })
+        }
+      },
+      finish: (_tx, o) => Promise.resolve(o.redirectUrl)
     },
-    { attempts: deps.config.maxTransactionAttempts, retryDuplicateKid: false, rules: deps.rules }
+    transactionOptions(deps)
   )
   if (outcome.kind !== 'done') return answer(409, 'Busy', '<h1>Please try again.</h1>')
   if (outcome.deliveries > 0) deps.outboxWritten()
