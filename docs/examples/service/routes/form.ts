@@ -20,8 +20,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Payment } from 'paysplit'
-import type { World } from 'paysplit/http'
-import { loadRows, UnreadableState, worldOfRows } from '../db/store.js'
+import { loadRows, UnreadableState } from '../db/store.js'
 import { readBody, UUID, type Reply } from '../http.js'
 import { storableText } from '../text.js'
 import { runTransaction } from '../transaction.js'
@@ -190,17 +189,20 @@ const offerOf = (deps: Deps, p: Payment): Offer => {
   return gateway === undefined ? { pay: false, why: NO_LIVE_GATEWAY } : { pay: true, test: p.environment === 'test' }
 }
 
-/** The payment of the form, read as every operation reads its rows: the rows `formKeys` names, `worldOf`. */
+/**
+ * The payment of the form, from the rows `formKeys` names, each checked by `storedPayment` (once
+ * per row: db/admitted.ts). No operation runs on it, so no world is built: the page and the
+ * gateway only read it.
+ */
 const readPayment = async (deps: Deps, id: string): Promise<E.Either<Reply, Payment>> => {
-  let world: World
+  let payments: ReadonlyArray<unknown>
   try {
-    const loaded = await loadRows(deps.db, deps.rules.formKeys(id), false, deps.rules, deps.admitted)
-    world = worldOfRows(deps.rules, loaded, undefined)
+    payments = (await loadRows(deps.db, deps.rules.formKeys(id), false, deps.rules, deps.admitted)).rows.payments ?? []
   } catch (e) {
     if (e instanceof UnreadableState) return E.left(answer(500, 'Error', '<h1>This payment cannot be shown.</h1>'))
     throw e
   }
-  const p = world.payments.get(id.toLowerCase())
+  const p = (payments as ReadonlyArray<Payment>).find((x) => x.paymentReferenceID.toLowerCase() === id.toLowerCase())
   return p === undefined ? E.left(notFound) : E.right(p)
 }
 
