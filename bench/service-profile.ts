@@ -65,15 +65,20 @@ const write = (rows: Rows, admitted: AdmittedRows, o: Outcome): void => {
   for (const d of o.deliveries) rows.outbox.push({ url: d.url, id: d.id, body: d.body })
 }
 
-/** The world of a payment's rows as the store loop builds it: the row checked (or kept), its reference, `worldOf`. */
-const load = (rules: Rules, rows: Rows, admitted: AdmittedRows, id: string): { world: World; payment: Payment } => {
+/** A payment's row as the store loop reads it: checked, or kept checked. */
+const read = (rules: Rules, rows: Rows, admitted: AdmittedRows, id: string): Payment => {
   const row = rows.payments.get(id)
   if (row === undefined) throw new Error('row')
   const p = admitted.admit(id, row.version, row.text, rules.storedPayment)
   if (E.isLeft(p)) throw new Error('row check')
-  const built = rules.worldOf({ payments: [p.right], customers: [], references: [rows.references.get(id) as never] })
+  return p.right
+}
+
+/** The world of a payment's rows as the store loop builds it: the row, its reference, `worldOf`. */
+const load = (rules: Rules, rows: Rows, admitted: AdmittedRows, id: string): World => {
+  const built = rules.worldOf({ payments: [read(rules, rows, admitted, id)], customers: [], references: [rows.references.get(id) as never] })
   if (E.isLeft(built)) throw new Error('worldOf')
-  return { world: built.right, payment: p.right }
+  return built.right
 }
 
 /** One round of `FLOWS` flows through `rules`; rows kept checked when `keep`. µs a flow, by member. */
@@ -95,18 +100,18 @@ const round = (base: Rules, keep: boolean, offset: number): Spent => {
     const created = rules.handle(empty.right, create, ctx)
     if (created.response.status !== 201) throw new Error('create')
     write(rows, admitted, created)
-    // the form: the payment read for the gateway, then the operation on its rows
+    // the form: the payment read for the gateway (no world built), then the operation on its rows
     rules.formKeys(id)
-    load(rules, rows, admitted, id)
+    read(rules, rows, admitted, id)
     rules.formKeys(id)
-    const form = rules.completeForm(load(rules, rows, admitted, id).world, id, { at, catchAllUrl: HOOK })
+    const form = rules.completeForm(load(rules, rows, admitted, id), id, { at, catchAllUrl: HOOK })
     if (E.isLeft(form.result)) throw new Error('form')
     write(rows, admitted, form)
     // the refund (on another process: the rows checked again unless kept)
     const refund = { method: 'POST', path: `/payments/${id}/refund/partially`, body: JSON.parse(patchText) as unknown }
     const refundCtx = { at, paymentReferenceID: idOf(i + 1), catchAllUrl: HOOK, idempotencyScope: 'bench' }
     rules.requestKeys(refund, refundCtx)
-    const refunded = rules.handle(load(rules, rows, admitted, id).world, refund, refundCtx)
+    const refunded = rules.handle(load(rules, rows, admitted, id), refund, refundCtx)
     if (refunded.response.status !== 200) throw new Error('refund')
     write(rows, admitted, refunded)
   }
