@@ -134,6 +134,17 @@ describe('POST /bank/camt054: a notification applied once, a report row per tran
     expect([garbage.status, garbage.body.error.code]).toStrictEqual([400, 'ValidationFailed'])
   })
 
+  it('rows paysplit has forgotten (a message or a booking day more than 400 days old) are deleted after a notification; newer ones stay', async () => {
+    await db.query("INSERT INTO camt054_messages (message_id, at) VALUES ('MSG-old', '2020-01-01T00:00:00.000Z'), ('MSG-kept', '2099-01-01T00:00:00.000Z')")
+    await db.query("INSERT INTO camt054_transactions (transaction_key, booking_date) VALUES ('[\"old\"]', '2020-01-01'), ('[\"kept\"]', '2099-01-01')")
+    const r = await camt054(notification('MSG-svc-clean', 'E-7', [{ amount: '1.00', transactionReference: 'T-7', creditorReferences: ['12345674'] }]))
+    expect(r.status).toBe(200)
+    expect(await count("camt054_messages WHERE message_id IN ('MSG-old', 'MSG-kept', 'MSG-svc-clean')")).toBe(2)
+    expect(await count("camt054_messages WHERE message_id = 'MSG-old'")).toBe(0)
+    expect(await count('camt054_transactions WHERE booking_date = \'2020-01-01\'')).toBe(0)
+    expect(await count('camt054_transactions WHERE booking_date = \'2099-01-01\'')).toBe(1)
+  })
+
   it('the bank key only; POST only; a notification past CAMT054_MAX_BYTES → 413, also sent chunked', async () => {
     const xml = notification('MSG-svc-big', 'E-8', [{ amount: '1.00', transactionReference: 'T-8', creditorReferences: ['12345674'] }])
     expect((await camt054(xml, { key: null })).status).toBe(401)

@@ -267,3 +267,25 @@ export const writeChanges = async (tx: Queryable, outcome: Outcome, loaded: Load
 
 /** Rows a statement writes at most (a bank file's many): their parameters stay under PostgreSQL's 65,535. */
 export const BATCH = 1000
+
+/**
+ * Deletes up to `limit` camt.054 messages and as many transactions that paysplit has forgotten by
+ * `now` (the service's clock): a message whose `at`, a transaction whose booking date, is on a day
+ * more than `memoryDays` (`CAMT054_MEMORY_DAYS`, 400) before `now`'s. Rows another transaction holds
+ * are skipped: processes never wait on each other for it. Run after each notification applied, so
+ * the tables hold about the last 400 days.
+ */
+export const deleteForgottenCamt054 = async (db: Queryable, now: string, memoryDays: number, limit = 100): Promise<number> => {
+  const cutoff = new Date(Date.parse(now) - memoryDays * 86_400_000).toISOString().slice(0, 10)
+  const messages = await db.query(
+    `DELETE FROM camt054_messages WHERE message_id IN (
+       SELECT message_id FROM camt054_messages WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [cutoff, limit]
+  )
+  const transactions = await db.query(
+    `DELETE FROM camt054_transactions WHERE transaction_key IN (
+       SELECT transaction_key FROM camt054_transactions WHERE booking_date < $1 ORDER BY booking_date LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [cutoff, limit]
+  )
+  return (messages.rowCount ?? 0) + (transactions.rowCount ?? 0)
+}

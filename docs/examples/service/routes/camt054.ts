@@ -12,6 +12,8 @@
  * transaction, as `POST /bank/ocr` answers (docs/service.md).
  */
 import type { IncomingMessage } from 'node:http'
+import { CAMT054_MEMORY_DAYS } from 'paysplit/camt054'
+import { deleteForgottenCamt054 } from '../db/store.js'
 import { json, readBody, type Reply } from '../http.js'
 import { runTransaction } from '../transaction.js'
 import { eventContext, transactionOptions, type Deps } from './context.js'
@@ -58,6 +60,8 @@ export const bankCamt054 = async (deps: Deps, req: IncomingMessage, requestId: s
     },
     transactionOptions(deps)
   )
+  // what paysplit has forgotten goes, up to 100 rows of each table, after the commit (never a reason to fail the answer)
+  await deleteForgottenCamt054(deps.db, deps.now(), CAMT054_MEMORY_DAYS).catch(() => 0)
   if (outcome.kind !== 'done') return json(409, { success: false, error: { code: 'ConcurrentModification', message: 'The invoices kept changing; send the notification again.' } })
   if (outcome.deliveries > 0) deps.outboxWritten()
   const { duplicate, report } = outcome.result
