@@ -1045,6 +1045,24 @@ export const serviceDocument = (): Schema => {
             '500': serviceFault('ErrorResponse')
           }
         }
+      },
+      '/bank/camt054': {
+        description: 'Other methods answer 405 `MethodNotAllowed`.',
+        post: {
+          operationId: 'receiveCamt054',
+          summary:
+            "The bank's ISO 20022 camt.054 credit notification (versions 001.02 to 001.08): every booked KID credit in it applied or parked, once per message; a transaction sent again in another notification is `duplicate`.",
+          tags: ['bank'],
+          security: bank,
+          requestBody: { required: true, content: { 'application/xml': { schema: { type: 'string', description: 'The camt.054 document as the bank sends it.' } } } },
+          responses: {
+            '200': json(ref('BankNotificationReport'), 'What became of each transaction of the notification; `duplicate` true for a message already received (nothing applied again).'),
+            ...bankResponses,
+            '400': json(ref('ErrorResponse'), '`ValidationFailed`: the document is refused whole (not well-formed, not camt.054, or its sums disagree); each issue names the element path and the rule.'),
+            '409': json(ref('ErrorResponse'), '`ConcurrentModification`: the invoices kept changing; send the notification again.'),
+            '500': serviceFault('ErrorResponse')
+          }
+        }
       }
     },
     tags: [...(base['tags'] as Schema[]), { name: 'events' }, { name: 'bank' }],
@@ -1070,22 +1088,26 @@ export const serviceDocument = (): Schema => {
           transmissionNumber: { type: 'string' },
           dataSender: { type: 'string' },
           duplicate: { type: 'boolean' },
-          report: arrayOf(
-            exact(
-              'One payment of the file and what became of it.',
-              {
-                transactionNumber: { type: 'integer' },
-                kid: { type: 'string' },
-                amount: ref('Amount'),
-                outcome: { type: 'string', enum: ['matched', 'unmatched', 'refused', 'duplicate'] },
-                paymentReferenceID: ref('Uuid'),
-                unmatchedTransferID: ref('Uuid'),
-                error: ref('ErrorDetail')
-              },
-              ['paymentReferenceID', 'unmatchedTransferID', 'error']
-            )
-          )
-        })
+          report: arrayOf(ref('BankReportRow'))
+        }),
+        BankNotificationReport: exact('Body of a received camt.054 notification.', {
+          messageId: { type: 'string' },
+          duplicate: { type: 'boolean' },
+          report: arrayOf(ref('BankReportRow'))
+        }),
+        BankReportRow: exact(
+          'One payment of a bank file or notification and what became of it (`transactionNumber`: its position in a camt.054 notification; `kid` empty when it has none).',
+          {
+            transactionNumber: { type: 'integer' },
+            kid: { type: 'string' },
+            amount: { type: 'integer', description: 'Øre; negative for a credit note or a debit.' },
+            outcome: { type: 'string', enum: ['matched', 'unmatched', 'refused', 'duplicate'] },
+            paymentReferenceID: ref('Uuid'),
+            unmatchedTransferID: ref('Uuid'),
+            error: ref('ErrorDetail')
+          },
+          ['paymentReferenceID', 'unmatchedTransferID', 'error']
+        )
       },
       securitySchemes: {
         ...base.components['securitySchemes'],

@@ -213,6 +213,10 @@ const messageOf = (row: unknown, path: string): Read<Camt054MessageRow> => dated
 const camt054TransactionOf = (row: unknown, path: string): Read<Camt054TransactionRow> =>
   dated(texts(row, path, ['transactionKey', 'bookingDate']), path, 'bookingDate', isDay)
 
+/** The rows of a map as a persistent map (the empty one without sorting nothing: most slices hold none). */
+const expiring = <V>(rows: ReadonlyMap<string, V>, timeOf: (value: V) => number): ExpiringMap<V> =>
+  rows.size === 0 ? ExpiringMap.empty<V>() : ExpiringMap.from(rows, timeOf)
+
 /** Each row of a list read into `into` under its key; the first row that is not valid, if any. */
 const readAll = <R, V>(
   list: ReadonlyArray<unknown>,
@@ -310,10 +314,10 @@ export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
       payments,
       customers,
       references,
-      idempotencyKeys: ExpiringMap.from(idempotencyKeys, idempotencyTimeOf),
+      idempotencyKeys: expiring(idempotencyKeys, idempotencyTimeOf),
       ocrTransmissions,
-      camt054Messages: ExpiringMap.from(camt054Messages, camt054MessageTimeOf),
-      camt054Transactions: ExpiringMap.from(camt054Transactions, camt054TransactionTimeOf)
+      camt054Messages: expiring(camt054Messages, camt054MessageTimeOf),
+      camt054Transactions: expiring(camt054Transactions, camt054TransactionTimeOf)
     })
   } catch {
     // rows that cannot be read (a getter that throws, a revoked proxy)

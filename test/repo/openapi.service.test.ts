@@ -13,6 +13,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serviceDocument } from '../../.config/openapi.js'
+import { camt054Xml } from '../../src/camt054.js'
 import { call, eventually, outboxSettled, postForm, Receiver, startService, testDb, type Reply, type Running, type TestDb } from '../support/reference-service.fixtures.js'
 
 type Doc = { paths: Record<string, any>; components: { schemas: Record<string, any>; responses: Record<string, any> } }
@@ -155,6 +156,16 @@ describe('every answer of the reference service is described by docs/openapi.ser
     expect((await check('POST', '/bank/transfers', { kid: 'not a kid', amount: 1 }, { key: 'dev-bank-key' })).status).toBe(400)
     expect((await check('POST', '/bank/transfers', { kid: kidOf(first), amount: 1 }, { key: null })).status).toBe(401)
     expect((await check('GET', '/bank/transfers', undefined, { key: 'dev-bank-key' })).status).toBe(405)
+    // a camt.054 notification: its report, and a refused document
+    const notification = camt054Xml({
+      version: 'camt.054.001.08',
+      messageId: 'MSG-openapi-1',
+      createdAt: '2026-11-21T10:00:00',
+      notifications: [{ account: 'NO9386011117947', entries: [{ accountServicerReference: 'E-1', currency: 'NOK', creditDebit: 'CRDT', bookingDate: '2026-11-21', details: [{ amount: '1.00', transactionReference: 'T-1', creditorReferences: ['12345674'] }] }] }]
+    })
+    const camt = (xml: string): Promise<Reply> => check('POST', '/bank/camt054', undefined, { key: 'dev-bank-key', raw: xml, contentType: 'application/xml' })
+    expect((await camt(notification)).status).toBe(200)
+    expect((await camt('<Document/>')).status).toBe(400)
     const partial = { moneySplitPatch: [{ splitID: 1, updateType: 'UpdateAmount', newAmount: 3000 }, { splitID: 2, updateType: 'DoNothing' }], newGrossAmount: 4000 }
     expect((await check('POST', `/payments/${id}/refund/partially`, { moneySplitPatch: 1 })).status).toBe(400)
     expect((await check('POST', `/payments/${id}/refund/partially`, partial)).status).toBe(200)

@@ -40,7 +40,7 @@ beforeAll(async () => {
   mkdirSync(paysplit, { recursive: true })
   cpSync(join(root, 'package.json'), join(paysplit, 'package.json'))
   await build({
-    entryPoints: Object.fromEntries(['index', 'codecs', 'http', 'testing'].map((e) => [e, join(root, `src/${e}.ts`)])),
+    entryPoints: Object.fromEntries(['index', 'codecs', 'http', 'camt054', 'testing'].map((e) => [e, join(root, `src/${e}.ts`)])),
     outdir: join(paysplit, 'dist'),
     bundle: true,
     splitting: true,

@@ -4,7 +4,7 @@
  * `cancelInvoice` as its `handle`, reference-service.conformance.test.ts): each
  * wraps `handle` and changes one rule, so that the runner must find it.
  */
-import { handle, type Deliveries, type HandleContext, type Handled, type HttpRequest, type HttpResponse, type World } from '../../src/http.js'
+import { handle, type Changes, type Deliveries, type HandleContext, type Handled, type HttpRequest, type HttpResponse, type World } from '../../src/http.js'
 import type { PaymentEvent } from '../../src/events.js'
 import type { Payment } from '../../src/payment.js'
 
@@ -27,13 +27,26 @@ export const paymentOf = (world: World, path: string): Payment | undefined => {
 
 export const withPayment = (world: World, p: Payment): World => ({ ...world, payments: new Map(world.payments).set(p.paymentReferenceID.toLowerCase(), p) })
 
+/**
+ * `changes` with the state of `p` in place of the one paysplit wrote for that payment: a broken
+ * variant's rows, so that a store that writes `changes` (the reference service) keeps what the
+ * variant decided.
+ */
+export const withChangedPayment = (changes: Changes, p: Payment): Changes => ({
+  ...changes,
+  payments: changes.payments.map((c) => (c.paymentReferenceID.toLowerCase() === p.paymentReferenceID.toLowerCase() ? { ...c, state: p } : c))
+})
+
 /** Cancel is allowed on an invoice (the invoice is cancelled as if it were a card). */
 export const cancelInvoice: Handler = (world, request, ctx) => {
   const p = paymentOf(world, request.path)
   if (!request.path.endsWith('/cancel') || p === undefined || p.kind !== 'invoice') return handle(world, request, ctx)
-  const { world: after, response, deliveries, events } = handle(withPayment(world, { ...p, kind: 'card', paymentGateway: 'creditcard', chargeImmediately: false, kid: undefined }), request, ctx)
+  const { world: after, response, deliveries, events, changes } = handle(withPayment(world, { ...p, kind: 'card', paymentGateway: 'creditcard', chargeImmediately: false, kid: undefined }), request, ctx)
   const q = paymentOf(after, request.path)
-  return handled(q === undefined ? after : withPayment(after, { ...q, kind: 'invoice', paymentGateway: 'invoice', ...(p.chargeImmediately === undefined ? { chargeImmediately: undefined } : {}), kid: p.kid }), response, deliveries, events)
+  if (q === undefined) return { world: after, response, deliveries, events, changes }
+  // the cancelled payment is an invoice again, in the world and in the rows to write
+  const broken: Payment = { ...q, kind: 'invoice', paymentGateway: 'invoice', ...(p.chargeImmediately === undefined ? { chargeImmediately: undefined } : {}), kid: p.kid }
+  return { world: withPayment(after, broken), response, deliveries, events, changes: withChangedPayment(changes, broken) }
 }
 
 /** Charge is allowed when chargeImmediately is true (an Initiated payment is charged without the form). */

@@ -54,11 +54,10 @@ const wrongStatus: Rules = {
 const noMetaData: Rules = {
   ...paysplitRules,
   webhookMessage: (delivery, timestamp) => {
-    const payment: Record<string, unknown> = { ...delivery.payload.payload.payment }
-    delete payment['metaData']
-    const payload = { ...delivery.payload, payload: { payment: payment as unknown as typeof delivery.payload.payload.payment } }
-    // the body is what is signed and sent: changed with the payload
-    return paysplitRules.webhookMessage({ ...delivery, payload, body: JSON.stringify(payload) }, timestamp)
+    // the outbox row as stored: its body is what is signed and sent, changed here
+    const payload = JSON.parse(delivery.body) as { payload: { payment: Record<string, unknown> } }
+    delete payload.payload.payment['metaData']
+    return paysplitRules.webhookMessage({ ...delivery, body: JSON.stringify(payload) }, timestamp)
   }
 }
 

@@ -29,7 +29,7 @@ export interface Config {
   readonly poolSize: number
   /** Bearer keys of the payments API (`/payments`, `/customers`, `/events`), each with the caller it names. */
   readonly apiKeys: ReadonlyArray<CallerKey>
-  /** Bearer keys of the bank routes (`/bank/transfers`, `/bank/ocr`). */
+  /** Bearer keys of the bank routes (`/bank/transfers`, `/bank/ocr`, `/bank/camt054`). */
   readonly bankKeys: ReadonlyArray<CallerKey>
   /** The catch-all webhook url (the seed's "configured in the Platform Dashboard"). */
   readonly catchAllUrl: string | undefined
@@ -71,6 +71,11 @@ export interface Config {
   // ocr (POST /bank/ocr)
   /** Bytes of an OCR giro file read at most (`OCR_MAX_BYTES`, default 8 MiB); absent: the default. */
   readonly ocrMaxBytes?: number
+  // camt.054 (POST /bank/camt054)
+  /** Bytes of a camt.054 notification read at most (`CAMT054_MAX_BYTES`, default 16 MiB); absent: the default. */
+  readonly camt054MaxBytes?: number
+  /** Payment rows kept checked in memory (`ADMITTED_ROWS`, default 2000; 0: none), db/admitted.ts. */
+  readonly admittedRows?: number
 }
 
 export interface RelayConfig {
@@ -314,7 +319,10 @@ export const loadConfig = (env: Env = process.env): Config => {
     },
     form: guards.form,
     // ocr (POST /bank/ocr)
-    ocrMaxBytes: read('OCR_MAX_BYTES', 8 * 1024 * 1024, 1)
+    ocrMaxBytes: read('OCR_MAX_BYTES', 8 * 1024 * 1024, 1),
+    // camt.054 (POST /bank/camt054)
+    camt054MaxBytes: read('CAMT054_MAX_BYTES', 16 * 1024 * 1024, 1),
+    admittedRows: read('ADMITTED_ROWS', 2000, 0)
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

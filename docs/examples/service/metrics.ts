@@ -37,7 +37,7 @@ const ACTIONS: ReadonlySet<string> = new Set(['cancel', 'charge', 'refund', 'adj
 /** The route of a path as a template, for labels: a bounded set, never an id (anything else is `other`). */
 export const routeOf = (path: string): string => {
   const s = path.split('/')
-  if (['/healthz', '/readyz', '/metrics', '/payments', '/events', '/bank/transfers', '/bank/ocr'].includes(path)) return path
+  if (['/healthz', '/readyz', '/metrics', '/payments', '/events', '/bank/transfers', '/bank/ocr', '/bank/camt054'].includes(path)) return path
   if (s[1] === 'payments' && s.length === 3) return '/payments/{id}'
   if (s[1] === 'payments' && s.length === 4 && ACTIONS.has(s[3] ?? '')) return `/payments/{id}/${s[3] ?? ''}`
   if (s[1] === 'payments' && s.length === 5 && s[3] === 'refund' && s[4] === 'partially') return '/payments/{id}/refund/partially'

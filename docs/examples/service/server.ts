@@ -29,6 +29,8 @@ import { paysplitRules, timedRules, type Rules, type Spent } from './paysplit.js
 import { apiRoute } from './routes/api.js'
 import { bankTransfer } from './routes/bank.js'
 import { bankOcr } from './routes/ocr.js'
+import { bankCamt054 } from './routes/camt054.js'
+import { AdmittedRows } from './db/admitted.js'
 import { defaultNow, defaultPaymentId, type Deps } from './routes/context.js'
 import { eventsRoute } from './routes/events.js'
 import { showForm, submitForm } from './routes/form.js'
@@ -207,6 +209,7 @@ export const createService = async (config: Config, options: ServiceOptions = {}
     config,
     log,
     rules,
+    admitted: new AdmittedRows(config.admittedRows),
     outboxWritten: () => {
       relay.kick()
     },
@@ -268,7 +271,7 @@ export const createService = async (config: Config, options: ServiceOptions = {}
         return submitForm(deps, req, id, action)
       }
     }
-    if (path === '/bank/transfers' || path === '/bank/ocr') {
+    if (path === '/bank/transfers' || path === '/bank/ocr' || path === '/bank/camt054') {
       if (caller(req, config.bankKeys, marks) === undefined) {
         req.resume()
         return unauthorised
@@ -279,7 +282,8 @@ export const createService = async (config: Config, options: ServiceOptions = {}
         req.resume()
         return json(405, { success: false, error: { code: 'MethodNotAllowed', message: 'Use POST.' } }, { allow: 'POST' })
       }
-      return path === '/bank/ocr' ? bankOcr(deps, req, requestId) : bankTransfer(deps, req, requestId)
+      if (path === '/bank/ocr') return bankOcr(deps, req, requestId)
+      return path === '/bank/camt054' ? bankCamt054(deps, req, requestId) : bankTransfer(deps, req, requestId)
     }
     if (caller(req, config.apiKeys, marks) === undefined) {
       req.resume()

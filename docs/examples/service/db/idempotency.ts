@@ -1,6 +1,6 @@
 /**
- * Idempotency keys in the database (docs/service.md, "Safe retries"): the record of one key read
- * into the request's world, written back in the same transaction when paysplit remembered a new
+ * Idempotency keys in the database (docs/service.md, "Safe retries"): the row of one key read
+ * into the request's world, written back in the same transaction when paysplit's changes hold a new
  * answer, a bounded wait for a key whose first request is still running, and the removal of
  * expired keys.
  *
@@ -14,16 +14,7 @@
  * rollback.
  */
 import { createHash } from 'node:crypto'
-import {
-  IDEMPOTENCY_KEY_TTL_MS,
-  idempotencyEntryKey,
-  requestKeys,
-  type HandleContext,
-  type HttpRequest,
-  type IdempotencyRecord,
-  type StoredResponse,
-  type World
-} from 'paysplit/http'
+import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyRecord, type StoredResponse } from 'paysplit/http'
 import { currentMarks } from '../marks.js'
 import { isSqlError, type Queryable } from './db.js'
 
@@ -56,14 +47,13 @@ export const scopeOf = (authorization: string | undefined): string => {
 }
 
 /**
- * The key of a POST as the database keeps it, as paysplit reads the header (`"abc"` and `abc`
- * are the one key `abc`, one row), or `undefined`: none, a read, or one paysplit refuses (it
- * answers 400 itself; nothing to load).
+ * The key of a request as the database keeps it, from the keys paysplit named (`requestKeys`: the
+ * key as paysplit reads the header, `"abc"` and `abc` the one key `abc`), or `undefined`: none, a
+ * read, or one paysplit refuses (it answers 400 itself; nothing to load). The service always gives
+ * a scope; the shared scope (none) is kept as `''`.
  */
-export const keyOfRequest = (request: HttpRequest, ctx: HandleContext & { readonly idempotencyScope: string }): KeyOfRequest | undefined => {
-  const named = requestKeys(request, ctx).idempotency
-  return named === undefined ? undefined : { scope: ctx.idempotencyScope, key: named.key }
-}
+export const keyOfRequest = (named: { readonly scope?: string; readonly key: string } | undefined): KeyOfRequest | undefined =>
+  named === undefined ? undefined : { scope: named.scope ?? '', key: named.key }
 
 /**
  * The key's row for a request in flight: no response yet. `first_at` and `expires_at` are filled
@@ -104,58 +94,61 @@ interface KeyRow {
 }
 
 /**
- * The world with the key's record, when the database has one with an answer (expired or not:
- * paysplit decides). The request's marks keep the stored answer, so its log line and metrics can
- * tell a replay from a new answer.
+ * The key's row as paysplit's `worldOf` takes it, when the database has one with an answer
+ * (expired or not: paysplit decides). The request's marks keep the stored answer, so its log line
+ * and metrics can tell a replay from a new answer.
  */
-export const loadKey = async (tx: Queryable, k: KeyOfRequest, world: World): Promise<World> => {
+export const loadKey = async (tx: Queryable, k: KeyOfRequest): Promise<IdempotencyRecord | undefined> => {
   const rows = await tx.query<KeyRow>('SELECT method, path, body, response, first_at FROM idempotency_keys WHERE scope = $1 AND key = $2', [k.scope, k.key])
   const row = rows.rows[0]
   const marks = currentMarks()
   if (marks !== undefined) delete marks.stored
-  if (row?.response == null) return world
+  if (row?.response == null) return undefined
   const record: IdempotencyRecord = {
-    scope: k.scope,
+    ...(k.scope === '' ? {} : { scope: k.scope }),
     key: k.key,
     at: row.first_at,
     request: { method: row.method, path: row.path, ...(row.body === null ? {} : { body: JSON.parse(row.body) as unknown }) },
     response: JSON.parse(row.response) as StoredResponse
   }
   if (marks !== undefined) marks.stored = record.response
-  return { ...world, idempotencyKeys: new Map([[idempotencyEntryKey(k.scope, k.key), record]]) }
+  return record
 }
 
 /**
- * Writes the key's record when paysplit remembered a new one (a first use, or a use after it
- * expired); its `at` when it did. When it remembered none (a 5xx is not remembered), the row this
- * transaction inserted for the request is deleted: a key's row is never committed without an answer.
+ * Writes the key's rows paysplit asked for (`changes.idempotencyKeys`: a first use, or a use after
+ * the key expired); the `at` of the last. When it asked for none (a replay, or a 5xx, which is not
+ * remembered), the row this transaction inserted for the request is deleted: a key's row is never
+ * committed without an answer.
  */
-export const writeKey = async (tx: Queryable, k: KeyOfRequest, before: World, after: World): Promise<string | undefined> => {
-  const entry = idempotencyEntryKey(k.scope, k.key)
-  const record = after.idempotencyKeys?.get(entry)
-  if (record === undefined || record === before.idempotencyKeys?.get(entry)) {
+export const writeKey = async (tx: Queryable, k: KeyOfRequest, records: ReadonlyArray<IdempotencyRecord>): Promise<string | undefined> => {
+  if (records.length === 0) {
     await tx.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND response IS NULL', [k.scope, k.key])
     return undefined
   }
   const marks = currentMarks()
   if (marks !== undefined) delete marks.stored
-  await tx.query(
-    `INSERT INTO idempotency_keys (scope, key, method, path, body, response, first_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (scope, key) DO UPDATE
-       SET method = $3, path = $4, body = $5, response = $6, first_at = $7, expires_at = $8`,
-    [
-      k.scope,
-      k.key,
-      record.request.method,
-      record.request.path,
-      record.request.body === undefined ? null : JSON.stringify(record.request.body),
-      JSON.stringify(record.response),
-      record.at,
-      new Date(Date.parse(record.at) + IDEMPOTENCY_KEY_TTL_MS).toISOString()
-    ]
-  )
-  return record.at
+  let at: string | undefined
+  for (const record of records) {
+    await tx.query(
+      `INSERT INTO idempotency_keys (scope, key, method, path, body, response, first_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (scope, key) DO UPDATE
+         SET method = $3, path = $4, body = $5, response = $6, first_at = $7, expires_at = $8`,
+      [
+        record.scope ?? '',
+        record.key,
+        record.request.method,
+        record.request.path,
+        record.request.body === undefined ? null : JSON.stringify(record.request.body),
+        JSON.stringify(record.response),
+        record.at,
+        new Date(Date.parse(record.at) + IDEMPOTENCY_KEY_TTL_MS).toISOString()
+      ]
+    )
+    at = record.at
+  }
+  return at
 }
 
 /**

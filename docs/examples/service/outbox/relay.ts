@@ -23,7 +23,6 @@
  * - it removes the messages of events older than the retention (the event feed's 30 days).
  */
 import { Webhook } from 'standardwebhooks'
-import type { WebhookDelivery } from 'paysplit/http'
 import type { RelayConfig } from '../config.js'
 import type { Db } from '../db/db.js'
 import type { Logger } from '../log.js'
@@ -258,7 +257,8 @@ export class Relay {
 
   /** The message of a row, signed with every secret: `webhook-signature` lists them, space-separated. */
   private signed(row: Claimed): { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string } {
-    const delivery = { url: row.url, eventType: row.event_type, payload: JSON.parse(row.payload) as unknown } as WebhookDelivery
+    // the row as it was stored: paysplit's `{ url, id, body }`, signed as it is (nothing parsed back)
+    const delivery = { url: row.url, id: row.webhook_id, body: row.payload }
     const timestamp = Math.floor(Date.now() / 1000)
     const message = this.webhookMessage(delivery, timestamp)
     const signature = this.webhooks.map((w) => w.sign(message.id, new Date(timestamp * 1000), message.body)).join(' ')

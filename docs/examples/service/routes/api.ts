@@ -1,6 +1,7 @@
 /**
  * The payments API (docs/http.md): every route paysplit's `handle` knows, each request in one
- * transaction (../transaction.ts) on the slice of the world it can touch.
+ * transaction (../transaction.ts) on the rows paysplit's `requestKeys` names. The service knows no
+ * route of its own: which rows, what to answer and what to write are paysplit's.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { IncomingMessage } from 'node:http'
@@ -11,14 +12,13 @@ import {
   mismatchResponse,
   routeTakesBody,
   type HandleContext,
-  type HttpResponse,
-  type World
+  type HttpResponse
 } from 'paysplit/http'
-import { keyOfRequest, KeyInFlight, scopeOf } from '../db/idempotency.js'
-import { noKeys, UnreadableState, type SliceKeys } from '../db/store.js'
+import { KeyInFlight, scopeOf } from '../db/idempotency.js'
+import { UnreadableState } from '../db/store.js'
 import { json, parseJson, readBody, type Reply } from '../http.js'
 import { runTransaction } from '../transaction.js'
-import { customerKid, randomKid, type Deps } from './context.js'
+import { customerKid, randomKid, transactionOptions, type Deps } from './context.js'
 
 const own = (body: unknown, key: string): unknown =>
   typeof body === 'object' && body !== null && !Array.isArray(body) && Object.prototype.hasOwnProperty.call(body, key)
@@ -30,45 +30,15 @@ const text = (body: unknown, key: string): string | undefined => {
   return typeof v === 'string' ? v : undefined
 }
 
+/** The error code of an answer: `error.code`, or `code` of cancel's, charge's and refund's bodies. */
+const codeOf = (r: HttpResponse): unknown => {
+  const error = own(r.body, 'error')
+  return own(error, 'code') ?? own(r.body, 'code')
+}
+
 const reply = (r: HttpResponse): Reply => {
   const headers = (r as { readonly headers?: Readonly<Record<string, string>> }).headers
   return json(r.status, r.body, headers ?? {})
-}
-
-/**
- * The rows a request can touch, read from its path and body: the payment of the path; for a
- * create, its reference, its customer and the open invoices holding its KID; for the reads, what
- * they name. Anything the request names that does not exist is simply not loaded.
- */
-export const keysOf = (method: string, target: string, body: unknown, kid: string | undefined): SliceKeys => {
-  const q = target.indexOf('?')
-  const path = q < 0 ? target : target.slice(0, q)
-  const segments = path.split('/')
-  if (path === '/payments') {
-    if (method === 'GET') {
-      const ext = new URLSearchParams(q < 0 ? '' : target.slice(q + 1)).getAll('externalPaymentReferenceID')
-      return { ...noKeys, externalPaymentReferenceIDs: ext }
-    }
-    const ext = text(body, 'externalPaymentReferenceID')
-    const customer = text(body, 'customerExternalID')
-    return {
-      ...noKeys,
-      externalPaymentReferenceIDs: ext === undefined ? [] : [ext],
-      customerExternalIDs: customer === undefined ? [] : [customer],
-      openKids: kid === undefined ? [] : [kid]
-    }
-  }
-  if (segments[1] === 'payments' && segments[2] !== undefined && /^[0-9a-fA-F-]{36}$/.test(segments[2])) {
-    return { ...noKeys, paymentReferenceIDs: [segments[2]] }
-  }
-  if (segments[1] === 'customers' && segments[2] !== undefined && segments.length === 3) {
-    try {
-      return { ...noKeys, customerExternalIDs: [decodeURIComponent(segments[2])] }
-    } catch {
-      return noKeys
-    }
-  }
-  return noKeys
 }
 
 /** Answers one request of the payments API. */
@@ -97,39 +67,34 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
       return reply(errorResponse(route.name, { ...invalid('', 'type', { expected: 'object' }), message: 'The request body is not valid JSON.' }))
     }
   }
-  const isInvoice = route.name === 'createPayment' && text(body, 'paymentGateway') === 'invoice'
+  const isInvoice = text(body, 'paymentGateway') === 'invoice'
   const customer = text(body, 'customerExternalID')
-  // KID_SCHEME=customer: one KID per customer, so the open invoices holding it are part of the slice.
+  // KID_SCHEME=customer: one KID per customer (docs/service.md); else a random one per attempt. paysplit
+  // takes a KID only for a new invoice: a repeated create keeps the stored invoice's own.
   const fixedKid = isInvoice && config.kidScheme === 'customer' && customer !== undefined ? customerKid(customer) : undefined
-  const keys = keysOf(method, target, body, fixedKid)
-  const paymentReferenceID = deps.newPaymentId()
   const catchAll = config.catchAllUrl !== undefined ? { catchAllUrl: config.catchAllUrl } : {}
   // safe retries (docs/service.md): the key goes to paysplit as it came; the scope is the caller's API key id
   const idempotencyScope = scopeOf(req.headers.authorization)
   const header = req.headers['idempotency-key']
   const headers = typeof header === 'string' ? { headers: { 'idempotency-key': header } } : {}
   const request = { method, path: target, body, ...headers }
-  const idempotencyKey = keyOfRequest(request, { at: deps.now(), paymentReferenceID, idempotencyScope })
+  const paymentReferenceID = deps.newPaymentId()
   try {
     const outcome = await runTransaction(
       deps.db,
       {
-        keys,
         lock: method !== 'GET',
-        lockCustomers: route.name === 'createPayment',
-        ...(idempotencyKey !== undefined ? { idempotency: { key: idempotencyKey, waitMs: config.idempotencyWaitMs } } : {}),
-        run: (world: World) => {
-          const ext = text(body, 'externalPaymentReferenceID')
-          const stored = ext === undefined ? undefined : world.references.get(ext)
-          // A repeated create keeps the KID it was given (the stored invoice's own).
-          const kid = isInvoice ? (stored?.kid ?? fixedKid ?? randomKid()) : undefined
+        step: () => {
+          const kid = isInvoice ? (fixedKid ?? randomKid()) : undefined
           const ctx: HandleContext = { at: deps.now(), paymentReferenceID, ...(kid !== undefined ? { kid } : {}), ...catchAll, idempotencyScope }
-          // the events paysplit applied come back with the answer: stored as they are
-          const { world: after, response, deliveries, events } = deps.rules.handle(world, request, ctx)
-          return { world: after, result: response, deliveries, events }
-        }
+          // the rows paysplit names for this request, loaded, and the request on them
+          return { keys: deps.rules.requestKeys(request, ctx), run: (world) => deps.rules.handle(world, request, ctx) }
+        },
+        // a random KID an open invoice holds already: another KID, on another attempt
+        again: (o) => config.kidScheme === 'random' && isInvoice && codeOf(o.response) === 'DuplicateKid',
+        finish: (_tx, o) => Promise.resolve(o.response)
       },
-      { attempts: config.maxTransactionAttempts, retryDuplicateKid: config.kidScheme === 'random', rules: deps.rules }
+      transactionOptions(deps, config.kidScheme === 'random')
     )
     switch (outcome.kind) {
       case 'done':

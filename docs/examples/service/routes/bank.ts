@@ -2,17 +2,15 @@
  * `POST /bank/transfers` `{ kid, amount }`: the bank reports money received with a KID. Applied
  * to the open invoice holding that KID, in one transaction; when none does, the transfer is
  * parked in `unmatched_transfers` (same transaction) for manual matching and answered as such,
- * never dropped.
+ * never dropped. The rows are those paysplit's `transferKeys` names; what is written, its `changes`.
  */
 import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import type { IncomingMessage } from 'node:http'
-import type { Payment, PaymentError } from 'paysplit'
 import { errorResponse, httpStatusOf } from 'paysplit/http'
-import { noKeys } from '../db/store.js'
 import { json, parseJson, readBody, type Reply } from '../http.js'
 import { runTransaction } from '../transaction.js'
-import type { Deps } from './context.js'
+import { eventContext, transactionOptions, type Deps } from './context.js'
 
 const field = (body: unknown, key: string): unknown =>
   typeof body === 'object' && body !== null && Object.prototype.hasOwnProperty.call(body, key)
@@ -29,42 +27,25 @@ export const bankTransfer = async (deps: Deps, req: IncomingMessage, requestId: 
   } catch {
     return json(400, errorResponse(undefined, { code: 'ValidationFailed', message: 'The request body is not valid JSON.' }).body)
   }
-  const kid = field(body, 'kid')
-  const amount = field(body, 'amount')
-  const transfer = { kid: kid as string, amount: amount as number }
+  const transfer = { kid: field(body, 'kid') as string, amount: field(body, 'amount') as number }
   const unmatchedId = randomUUID()
-  const catchAll = deps.config.catchAllUrl !== undefined ? { catchAllUrl: deps.config.catchAllUrl } : {}
-  const outcome = await runTransaction<E.Either<PaymentError, Payment>>(
+  const outcome = await runTransaction(
     deps.db,
     {
-      keys: { ...noKeys, openKids: typeof kid === 'string' ? [kid] : [] },
       lock: true,
-      lockCustomers: false,
-      run: (world) => {
-        const at = deps.now()
-        const { world: after, result, deliveries, events } = deps.rules.transferByKid(world, transfer, { at, ...catchAll })
-        const unmatched = E.isLeft(result) && result.left.code === 'UnmatchedTransfer'
-        return {
-          world: after,
-          result,
-          deliveries,
-          events,
-          ...(unmatched
-            ? {
-                extra: async (tx) => {
-                  await tx.query('INSERT INTO unmatched_transfers (id, kid, amount, request_id) VALUES ($1, $2, $3, $4)', [
-                    unmatchedId,
-                    transfer.kid,
-                    transfer.amount,
-                    requestId
-                  ])
-                }
-              }
-            : {})
+      step: () => {
+        const ctx = eventContext(deps)
+        return { keys: deps.rules.transferKeys(transfer), run: (world) => deps.rules.transferByKid(world, transfer, ctx) }
+      },
+      finish: async (tx, o) => {
+        // no open invoice holds the KID: the money is parked, for a person to match
+        if (E.isLeft(o.result) && o.result.left.code === 'UnmatchedTransfer') {
+          await tx.query('INSERT INTO unmatched_transfers (id, kid, amount, request_id) VALUES ($1, $2, $3, $4)', [unmatchedId, transfer.kid, transfer.amount, requestId])
         }
+        return o.result
       }
     },
-    { attempts: deps.config.maxTransactionAttempts, retryDuplicateKid: false, rules: deps.rules }
+    transactionOptions(deps)
   )
   if (outcome.kind !== 'done') return json(409, { success: false, error: { code: 'ConcurrentModification', message: 'The invoice kept changing; try again.' } })
   if (outcome.deliveries > 0) deps.outboxWritten()

@@ -3,9 +3,11 @@ import { createHash, randomInt, randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { kid } from 'paysplit'
 import type { Config } from '../config.js'
+import type { AdmittedRows } from '../db/admitted.js'
 import type { Db } from '../db/db.js'
 import type { Logger } from '../log.js'
 import type { Rules } from '../paysplit.js'
+import type { TransactionOptions } from '../transaction.js'
 import type { CardGateway } from './gateway.js'
 
 export interface Deps {
@@ -14,6 +16,8 @@ export interface Deps {
   readonly log: Logger
   /** paysplit's rules (or a variant: tests, the benchmark's baseline). */
   readonly rules: Rules
+  /** Payment rows checked once per id, version and stored text (db/admitted.ts). */
+  readonly admitted: AdmittedRows
   /** Called after a commit that wrote outbox rows. */
   readonly outboxWritten: () => void
   /** The clock: an ISO 8601 UTC timestamp with milliseconds. */
@@ -22,6 +26,19 @@ export interface Deps {
   /** The card gateway of live (production) payments; none: the form refuses them (./gateway.ts). */
   readonly liveCardGateway?: CardGateway
 }
+
+/** The options of every transaction of the service (../transaction.ts). */
+export const transactionOptions = (deps: Deps, retryDuplicateKid = false): TransactionOptions => ({
+  attempts: deps.config.maxTransactionAttempts,
+  retryDuplicateKid,
+  rules: deps.rules,
+  admitted: deps.admitted,
+  idempotencyWaitMs: deps.config.idempotencyWaitMs
+})
+
+/** The context of an operation the bank or the form starts: the clock, and the catch-all url when configured. */
+export const eventContext = (deps: Deps): { readonly at: string; readonly catchAllUrl?: string } =>
+  deps.config.catchAllUrl !== undefined ? { at: deps.now(), catchAllUrl: deps.config.catchAllUrl } : { at: deps.now() }
 
 export const defaultNow = (): string => new Date().toISOString()
 export const defaultPaymentId = (): string => randomUUID()

@@ -20,12 +20,11 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Payment } from 'paysplit'
-import { noKeys } from '../db/store.js'
+import { loadRows, UnreadableState } from '../db/store.js'
 import { readBody, UUID, type Reply } from '../http.js'
-import type { FormOutcome } from '../paysplit.js'
 import { storableText } from '../text.js'
 import { runTransaction } from '../transaction.js'
-import type { Deps } from './context.js'
+import { eventContext, transactionOptions, type Deps } from './context.js'
 import { cardPaymentRequest, gatewayFor, type CardPaymentOutcome } from './gateway.js'
 
 const escape = (s: string): string =>
@@ -190,12 +189,21 @@ const offerOf = (deps: Deps, p: Payment): Offer => {
   return gateway === undefined ? { pay: false, why: NO_LIVE_GATEWAY } : { pay: true, test: p.environment === 'test' }
 }
 
+/**
+ * The payment of the form, from the rows `formKeys` names, each checked by `storedPayment` (once
+ * per row: db/admitted.ts). No operation runs on it, so no world is built: the page and the
+ * gateway only read it.
+ */
 const readPayment = async (deps: Deps, id: string): Promise<E.Either<Reply, Payment>> => {
-  const rows = await deps.db.query<{ state: unknown }>('SELECT state FROM payments WHERE payment_reference_id = $1', [id.toLowerCase()])
-  const row = rows.rows[0]
-  if (row === undefined) return E.left(notFound)
-  const p = deps.rules.storedPayment(row.state)
-  return E.isLeft(p) ? E.left(answer(500, 'Error', '<h1>This payment cannot be shown.</h1>')) : E.right(p.right)
+  let payments: ReadonlyArray<unknown>
+  try {
+    payments = (await loadRows(deps.db, deps.rules.formKeys(id), false, deps.rules, deps.admitted)).rows.payments ?? []
+  } catch (e) {
+    if (e instanceof UnreadableState) return E.left(answer(500, 'Error', '<h1>This payment cannot be shown.</h1>'))
+    throw e
+  }
+  const p = (payments as ReadonlyArray<Payment>).find((x) => x.paymentReferenceID.toLowerCase() === id.toLowerCase())
+  return p === undefined ? E.left(notFound) : E.right(p)
 }
 
 /** `GET /pay/{id}`: the page, with tokens for its two actions. */
@@ -260,23 +268,21 @@ export const submitForm = async (deps: Deps, req: IncomingMessage, id: string, a
       }
     }
   }
-  const catchAll = deps.config.catchAllUrl !== undefined ? { catchAllUrl: deps.config.catchAllUrl } : {}
-  const outcome = await runTransaction<FormOutcome['redirectUrl']>(
+  const outcome = await runTransaction(
     deps.db,
     {
-      keys: { ...noKeys, paymentReferenceIDs: [id] },
       lock: true,
-      lockCustomers: false,
-      run: (world) => {
-        const at = deps.now()
-        const { world: after, deliveries, redirectUrl, events } =
-          run === 'complete'
-            ? deps.rules.completeForm(world, id, { at, ...catchAll })
-            : deps.rules.failForm(world, id, { at, ...catchAll, ...(reason !== undefined ? { reason } : {}) })
-        return { world: after, result: redirectUrl, deliveries, events }
-      }
+      step: () => {
+        const ctx = eventContext(deps)
+        return {
+          keys: deps.rules.formKeys(id),
+          run: (world) =>
+            run === 'complete' ? deps.rules.completeForm(world, id, ctx) : deps.rules.failForm(world, id, { ...ctx, ...(reason !== undefined ? { reason } : {}) })
+        }
+      },
+      finish: (_tx, o) => Promise.resolve(o.redirectUrl)
     },
-    { attempts: deps.config.maxTransactionAttempts, retryDuplicateKid: false, rules: deps.rules }
+    transactionOptions(deps)
   )
   if (outcome.kind !== 'done') return answer(409, 'Busy', '<h1>Please try again.</h1>')
   if (outcome.deliveries > 0) deps.outboxWritten()
