@@ -438,6 +438,16 @@ const changedSplit = (description: string, amountKey: string): Schema =>
     ['description', 'externalID']
   )
 
+/** Every error code a response can carry (the common error body's `code`, and the failure bodies' of cancel, charge and full refund). */
+const errorCodes = (): string[] => [...new Set([...Object.keys(statusByCode), ...SERVICE_CODES])]
+
+/** `code` of a failed cancel, charge or full refund: present exactly on failure (docs/rules.md C6). */
+const failureCode: Schema = {
+  type: 'string',
+  description: 'On failure only: the error code (the same as `error.code` of the common error body), so a client tells refusals apart without reading `error`.',
+  enum: errorCodes()
+}
+
 const responseSchemas = (): Record<string, Schema> => ({
   Timestamp: timestamp,
   PaymentStatus: { type: 'string', enum: [...paymentStatuses] },
@@ -490,18 +500,25 @@ const responseSchemas = (): Record<string, Schema> => ({
     })
   }),
   MessageResponse: exact(
-    'Body of cancel and full refund: `response` a sentence and `error` null on success; `response` null and `error` ' +
-      'the reason on failure. Read the outcome from the HTTP status.',
+    'Body of cancel and full refund: `response` a sentence and `error` null on success; `response` null, `error` ' +
+      'the reason and `code` the error code on failure. Read the outcome from the HTTP status.',
     {
       response: { type: ['string', 'null'] },
       success: { type: 'boolean' },
-      error: { type: ['string', 'null'] }
-    }
+      error: { type: ['string', 'null'] },
+      code: failureCode
+    },
+    ['code']
   ),
-  ChargeResponse: exact('Body of charge: `error` null on success, the reason on failure. Read the outcome from the HTTP status.', {
-    success: { type: 'boolean' },
-    error: { type: ['string', 'null'] }
-  }),
+  ChargeResponse: exact(
+    'Body of charge: `error` null on success; `error` the reason and `code` the error code on failure. Read the outcome from the HTTP status.',
+    {
+      success: { type: 'boolean' },
+      error: { type: ['string', 'null'] },
+      code: failureCode
+    },
+    ['code']
+  ),
   MessageOrErrorResponse: {
     description: 'A 409 of cancel or full refund: their own body when the payment forbids it, the common error body for a repeated idempotency key.',
     oneOf: [ref('MessageResponse'), ref('ErrorResponse')]
@@ -547,7 +564,7 @@ const responseSchemas = (): Record<string, Schema> => ({
     'A failure: its code and message; `issues` on a validation error; `missing`, `unknown` and `repeated` (splitIDs, ' +
       'ascending) on a PatchSplitMismatch.',
     {
-      code: { type: 'string', enum: [...new Set([...Object.keys(statusByCode), ...SERVICE_CODES])] },
+      code: { type: 'string', enum: errorCodes() },
       message: { type: 'string' },
       issues: arrayOf(ref('Issue')),
       missing: arrayOf(integer(1)),

@@ -174,7 +174,7 @@ describe('a reused key (C13: another request → 409 IdempotencyKeyReused, nothi
     expect(w3).toBe(w2)
     expect(deliveries).toStrictEqual([])
     // cancel keeps its own failure body
-    if (request.path.endsWith('/cancel')) expect(response.body).toStrictEqual({ response: null, success: false, error: expect.any(String) })
+    if (request.path.endsWith('/cancel')) expect(response.body).toStrictEqual({ response: null, success: false, error: expect.any(String), code: 'IdempotencyKeyReused' })
     else expect(codeOf(response)).toBe('IdempotencyKeyReused')
   })
 

@@ -66,7 +66,7 @@ describe('a card payment charged later: create, reserve, charge, partial refund,
     expect(await call(base, 'POST', `/payments/${id}/charge`)).toMatchObject({ status: 200, body: { success: true, error: null } })
     const again = await call(base, 'POST', `/payments/${id}/charge`)
     expect(again.status).toBe(409)
-    expect(again.body).toStrictEqual({ success: false, error: expect.any(String) as string })
+    expect(again.body).toStrictEqual({ success: false, error: expect.any(String) as string, code: 'ChargeNotAllowedInStatus' })
 
     const p = await stored(id)
     const partial = await call(base, 'POST', `/payments/${id}/refund/partially`, patchOf(p, { 1: 7000 }))
