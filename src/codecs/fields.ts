@@ -21,10 +21,12 @@ import {
   isMobilePrefix,
   isTimestamp,
   isUuid,
+  isWellFormed,
   MAX_DESCRIPTION_LENGTH,
   MAX_EMAIL_LENGTH,
   MAX_STRING_LENGTH,
-  MAX_URL_LENGTH
+  MAX_URL_LENGTH,
+  toWellFormed
 } from './validators.js'
 
 // -------------------------------------------------------------------------------------
@@ -80,7 +82,9 @@ export const pathOf = (base: string, index: number, key: string): string => {
 
 /**
  * An object key as a path segment: cut to its first 64 UTF-16 units and `…` when longer
- * (docs/rules.md C3, bounded errors).
+ * (docs/rules.md C3, bounded errors), and each lone surrogate written as U+FFFD (one left by
+ * the cut too), so that a path, and the error that holds it, is storable text (docs/rules.md
+ * C12, the `text` format).
  *
  * @internal
  * @example
@@ -88,8 +92,10 @@ export const pathOf = (base: string, index: number, key: string): string => {
  * import { keySegment } from './fields.js'
  * assert.strictEqual(keySegment('note'), 'note')
  * assert.strictEqual(keySegment('k'.repeat(100)), 'k'.repeat(64) + '…')
+ * assert.strictEqual(keySegment('a\ud800'), 'a\ufffd')
+ * assert.strictEqual(keySegment('k'.repeat(63) + '😀'), 'k'.repeat(63) + '\ufffd…')
  */
-export const keySegment = (key: string): string => (key.length > 64 ? `${key.slice(0, 64)}…` : key)
+export const keySegment = (key: string): string => toWellFormed(key.length > 64 ? `${key.slice(0, 64)}…` : key)
 
 /**
  * Pushes the issue of `reason` at `path` (`ValidationFailed` unless `code` says otherwise); past
@@ -209,8 +215,14 @@ export const format = (ok: (s: string) => boolean, name: string, max = Infinity)
   return (v) => within(v) ?? (ok(v as string) ? undefined : ['format', params])
 }
 
+/** `too_big` past the safe range (docs/rules.md C12): above 2^53 − 1. @internal */
+const UNSAFE: Broken = ['too_big', { max: Number.MAX_SAFE_INTEGER }]
+
 /**
- * A safe integer of at least `min`.
+ * A safe integer of at least `min`. A number past the safe range is out of bounds, not a
+ * fraction: above 2^53 it is `too_big` (`{ max: 2^53 − 1 }`), below −2^53 `too_small`; 2^53 and
+ * −2^53 themselves stay `not_integer`, as the reason table says ("2^53 included": the first
+ * integer a double cannot tell from its neighbour, docs/decisions.md "Numbers past the safe range").
  *
  * @internal
  * @example
@@ -219,17 +231,24 @@ export const format = (ok: (s: string) => boolean, name: string, max = Infinity)
  * assert.deepStrictEqual(integer(1)(0), ['too_small', { min: 1 }])
  * assert.deepStrictEqual(integer(1)(1.5), ['not_integer'])
  * assert.deepStrictEqual(integer(1)('1'), ['type', { expected: 'number' }])
+ * assert.deepStrictEqual(integer(1)(1e20), ['too_big', { max: Number.MAX_SAFE_INTEGER }])
+ * assert.deepStrictEqual(integer(1)(2 ** 53), ['not_integer'])
+ * assert.deepStrictEqual(integer(1)(-1e20), ['too_small', { min: 1 }])
  */
 export const integer = (min: number): Rule => {
   const params = { min }
   return (v) =>
     typeof v !== 'number'
       ? ['type', NUMBER]
-      : !Number.isSafeInteger(v)
-        ? ['not_integer']
-        : v < min
+      : Number.isSafeInteger(v)
+        ? v < min
           ? ['too_small', params]
           : undefined
+        : v > 2 ** 53
+          ? UNSAFE
+          : v < -(2 ** 53)
+            ? ['too_small', params]
+            : ['not_integer']
 }
 
 /**
@@ -241,6 +260,35 @@ export const oneOf = (...values: ReadonlyArray<string | boolean>): Rule => {
   const params = { allowed: values }
   return (v) => (values.includes(v as string) ? undefined : ['not_one_of', params])
 }
+
+/** What a string holding a lone surrogate breaks: the `text` format (docs/rules.md C12). @internal */
+export const NOT_TEXT: Broken = ['format', { format: 'text' }]
+
+/**
+ * `rule` of a string of a request (docs/rules.md C12, the `text` format): a string that `rule`
+ * refuses for anything but its type or its length, or (when `always`) one it accepts, breaks the
+ * `text` format instead when it holds a lone surrogate. So a string past its limit stays
+ * `too_long` (the limit is checked first, as for every format), and any other string with a lone
+ * surrogate is `text`, whatever its own format. `always` is false for the rules whose accepted
+ * strings hold none (UUIDs, digits, the closed lists): their check runs only on a refused value.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { ID, inText, UUID } from './fields.js'
+ * assert.deepStrictEqual(inText(ID, true)('a\ud800'), ['format', { format: 'text' }])
+ * assert.deepStrictEqual(inText(UUID, false)('\ud800'), ['format', { format: 'text' }])
+ * assert.deepStrictEqual(inText(UUID, false)('x'), ['format', { format: 'uuid' }])
+ * assert.strictEqual(inText(ID, true)('order-1'), undefined)
+ */
+export const inText =
+  (rule: Rule, always: boolean): Rule =>
+  (v) => {
+    const broken = rule(v)
+    return typeof v === 'string' && (broken === undefined ? always : broken[0] !== 'too_long') && !isWellFormed(v)
+      ? NOT_TEXT
+      : broken
+  }
 
 /** Identifying strings: non-empty, at most 255 units. @internal */
 export const ID = /* @__PURE__ */ text(MAX_STRING_LENGTH, true)

@@ -33,8 +33,10 @@ import {
   type Field,
   GATEWAY,
   ID,
+  inText,
   isObject,
   type Issues,
+  NOT_TEXT,
   keySegment,
   MOBILE,
   MOBILE_PREFIX,
@@ -57,6 +59,7 @@ import {
   MAX_METADATA_VALUE_LENGTH,
   MAX_SPLITS,
   MAX_SUBSCRIPTIONS,
+  isWellFormed,
   parseWebhookEventType,
   webhookEventTypes
 } from './validators.js'
@@ -84,33 +87,40 @@ export interface Validated<A> {
 // shared with `validateState`; what only a request needs stays here.
 
 
-const UPDATE_TYPE = /* @__PURE__ */ oneOf('UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing')
+// Every string of a request in the `text` format too (docs/rules.md C12): the shared rules, with a
+// lone surrogate refused as `text` (the stored states' rules, in fields.ts, stay as they are).
+const ID_T = /* @__PURE__ */ inText(ID, true)
+const NAME_T = /* @__PURE__ */ inText(NAME, true)
+const DESCRIPTION_T = /* @__PURE__ */ inText(DESCRIPTION, true)
+const UUID_T = /* @__PURE__ */ inText(UUID, false)
+const URL_T = /* @__PURE__ */ inText(URL_RULE, true)
+const UPDATE_TYPE = /* @__PURE__ */ inText(/* @__PURE__ */ oneOf('UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing'), false)
 
 // The fields of a request checked by their rule alone, in the order of the interface (docs/rules.md
 // I2.1); `chargeImmediately` (required by the gateway), the lists, the customer and `metaData` are
 // checked between them by their own code.
 const REQUEST_HEAD: ReadonlyArray<Field> = [
-  ['externalPaymentReferenceID', ID, true],
-  ['environment', ENVIRONMENT, true],
-  ['paymentGateway', GATEWAY, true]
+  ['externalPaymentReferenceID', ID_T, true],
+  ['environment', /* @__PURE__ */ inText(ENVIRONMENT, false), true],
+  ['paymentGateway', /* @__PURE__ */ inText(GATEWAY, false), true]
 ]
 const REQUEST_BODY: ReadonlyArray<Field> = [
-  ['sellerConnectedAccountID', UUID, true],
-  ['externalObjectIdTag', ID],
-  ['description', DESCRIPTION],
+  ['sellerConnectedAccountID', UUID_T, true],
+  ['externalObjectIdTag', ID_T],
+  ['description', DESCRIPTION_T],
   ['grossAmount', POSITIVE, true],
-  ['currency', CURRENCY, true]
+  ['currency', /* @__PURE__ */ inText(CURRENCY, false), true]
 ]
 const REQUEST_URLS: ReadonlyArray<Field> = [
-  ['successUrl', URL_RULE, true],
-  ['failedUrl', URL_RULE, true]
+  ['successUrl', URL_T, true],
+  ['failedUrl', URL_T, true]
 ]
 const CUSTOMER: ReadonlyArray<Field> = [
-  ['name', NAME],
-  ['email', EMAIL],
-  ['mobilePrefix', MOBILE_PREFIX],
-  ['mobile', MOBILE],
-  ['customerType', ID]
+  ['name', NAME_T],
+  ['email', /* @__PURE__ */ inText(EMAIL, true)],
+  ['mobilePrefix', /* @__PURE__ */ inText(MOBILE_PREFIX, false)],
+  ['mobile', /* @__PURE__ */ inText(MOBILE, false)],
+  ['customerType', ID_T]
 ]
 
 // -------------------------------------------------------------------------------------
@@ -167,13 +177,13 @@ const hole = (issues: Issues, list: ReadonlyArray<unknown>, path: string, i: num
 export const checkSplit = (issues: Issues, u: unknown, base: string, index: number): Obj | undefined => {
   if (!isObject(issues, u, base, index)) return undefined
   const split: Obj = {
-    connectedAccountID: check(issues, hasOwn(u, 'connectedAccountID') ? u.connectedAccountID : undefined, base, index, 'connectedAccountID', UUID, true),
+    connectedAccountID: check(issues, hasOwn(u, 'connectedAccountID') ? u.connectedAccountID : undefined, base, index, 'connectedAccountID', UUID_T, true),
     amount: check(issues, hasOwn(u, 'amount') ? u.amount : undefined, base, index, 'amount', AMOUNT, true)
   }
-  const description = check(issues, hasOwn(u, 'description') ? u.description : undefined, base, index, 'description', DESCRIPTION)
+  const description = check(issues, hasOwn(u, 'description') ? u.description : undefined, base, index, 'description', DESCRIPTION_T)
   if (description !== undefined) split.description = description
   split.isFee = check(issues, hasOwn(u, 'isFee') ? u.isFee : undefined, base, index, 'isFee', BOOLEAN, true)
-  const externalID = check(issues, hasOwn(u, 'externalID') ? u.externalID : undefined, base, index, 'externalID', ID)
+  const externalID = check(issues, hasOwn(u, 'externalID') ? u.externalID : undefined, base, index, 'externalID', ID_T)
   if (externalID !== undefined) split.externalID = externalID
   return split
 }
@@ -234,6 +244,10 @@ export const checkCustomer = (
   return checkFields(issues, u, base, index, CUSTOMER, {})
 }
 
+/** The rule of an event type no value keeps (it runs only when the type is none of them): `text` for a lone surrogate. */
+const EVENT_TYPE: Rule = (v) =>
+  typeof v === 'string' && !isWellFormed(v) ? NOT_TEXT : ['not_one_of', { allowed: webhookEventTypes }]
+
 /**
  * One webhook subscription at `base` (the io-ts codec `WebhookSubscription` runs it at the root):
  * its event type in the short form and an absolute http(s) url.
@@ -257,9 +271,9 @@ export const checkSubscription = (
   const eventType = parseWebhookEventType(raw)
   if (eventType === undefined) {
     // through the field check, whose rule no value keeps here: absent or null is `required`
-    check(issues, raw, base, index, 'eventType', () => ['not_one_of', { allowed: webhookEventTypes }], true)
+    check(issues, raw, base, index, 'eventType', EVENT_TYPE, true)
   }
-  return { eventType, url: check(issues, hasOwn(u, 'url') ? u.url : undefined, base, index, 'url', URL_RULE, true) }
+  return { eventType, url: check(issues, hasOwn(u, 'url') ? u.url : undefined, base, index, 'url', URL_T, true) }
 }
 
 /** `webhookSubscriptions`: each subscription checked; `list` is the value as read, any value (see {@link checkSplits}). */
@@ -274,8 +288,8 @@ const checkSubscriptions = (issues: Issues, list: ReadonlyArray<unknown>): Obj[]
   return subscriptions
 }
 
-const META_KEY = /* @__PURE__ */ text(MAX_METADATA_KEY_LENGTH, true)
-const META_TEXT = /* @__PURE__ */ text(MAX_METADATA_VALUE_LENGTH, false)
+const META_KEY = /* @__PURE__ */ inText(/* @__PURE__ */ text(MAX_METADATA_KEY_LENGTH, true), true)
+const META_TEXT = /* @__PURE__ */ inText(/* @__PURE__ */ text(MAX_METADATA_VALUE_LENGTH, false), true)
 /** A metaData value: a string, a finite number (NaN and ±Infinity are no JSON number), a boolean or null. */
 const META_VALUE: Rule = (v) =>
   typeof v === 'string'
@@ -344,7 +358,7 @@ export const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   if (customerID === undefined || customerID === null || customerID === '') {
     fail(issues, 'customerExternalID', 'required', undefined, 'MissingCustomerExternalID')
   } else {
-    out.customerExternalID = check(issues, customerID, '', -1, 'customerExternalID', ID)
+    out.customerExternalID = check(issues, customerID, '', -1, 'customerExternalID', ID_T)
   }
   const customer = own(u, 'customer')
   if (customer !== undefined) out.customer = checkCustomer(issues, customer, 'customer', -1)
