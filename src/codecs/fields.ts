@@ -12,7 +12,7 @@
  * @module fields
  */
 import { invalid, issue, MAX_ISSUES, type Issue, type IssueCode, type IssueParams, type IssueReason, type PaymentError } from '../errors.js'
-import { own } from '../internal/own.js'
+import { hasOwn, own } from '../internal/own.js'
 import { hundredths } from './currencies.js'
 import {
   isEmailWithin,
@@ -172,7 +172,9 @@ export type Broken = readonly [IssueReason, IssueParams?]
 export type Rule = (v: unknown) => Broken | undefined
 
 /**
- * A string of at most `max` UTF-16 units, not empty when `nonEmpty`.
+ * A string of at most `max` UTF-16 units, not empty when `nonEmpty`, and with `wellFormed` (a
+ * request's strings) in the `text` format: no lone surrogate (docs/rules.md C12), checked after
+ * the length, as every format is.
  *
  * @internal
  * @example
@@ -182,9 +184,11 @@ export type Rule = (v: unknown) => Broken | undefined
  * assert.deepStrictEqual(text(3, true)(''), ['too_short', { min: 1 }])
  * assert.deepStrictEqual(text(3, false)('abcd'), ['too_long', { max: 3 }])
  * assert.deepStrictEqual(text(3, false)(3), ['type', { expected: 'string' }])
+ * assert.deepStrictEqual(text(3, false, true)('a\ud800'), ['format', { format: 'text' }])
+ * assert.strictEqual(text(3, false)('a\ud800'), undefined)
  */
 export const text =
-  (max: number, nonEmpty: boolean): Rule =>
+  (max: number, nonEmpty: boolean, wellFormed = false): Rule =>
   (v) =>
     typeof v !== 'string'
       ? ['type', STRING]
@@ -192,12 +196,17 @@ export const text =
         ? ['too_long', { max }]
         : nonEmpty && v === ''
           ? ['too_short', { min: 1 }]
-          : undefined
+          : wellFormed && !isWellFormed(v)
+            ? NOT_TEXT
+            : undefined
 
 /**
  * A string that `ok` accepts (each `ok` checks the length first, so this stays linear), else a
  * `format` issue naming `name`; a string longer than `max` is `too_long` (`{ max }`), not
  * `format`, as the reason table of docs/rules.md C12 says of every string past its limit.
+ * A string holding a lone surrogate that `ok` refuses is `text` (docs/rules.md C12): no format
+ * of paysplit holds one, so that is what is wrong with it; with `wellFormed` (a request's e-mail
+ * address and URLs, formats that would hold one) also a string `ok` accepts.
  *
  * @internal
  * @example
@@ -207,12 +216,18 @@ export const text =
  * assert.strictEqual(digits('123'), undefined)
  * assert.deepStrictEqual(digits('12a'), ['format', { format: 'digits' }])
  * assert.deepStrictEqual(digits('12345'), ['too_long', { max: 4 }])
+ * assert.deepStrictEqual(digits('1\ud800'), ['format', { format: 'text' }])
  */
-export const format = (ok: (s: string) => boolean, name: string, max = Infinity): Rule => {
+export const format = (ok: (s: string) => boolean, name: string, max = Infinity, wellFormed = false): Rule => {
   const params = { format: name }
-  // a string within `max` (else `type` or `too_long`), then in its format
-  const within = text(max, false)
-  return (v) => within(v) ?? (ok(v as string) ? undefined : ['format', params])
+  // a string within `max` (else `type` or `too_long`), then in its format (one closure: a
+  // request's every UUID, e-mail address and URL runs through it)
+  return (v) => {
+    if (typeof v !== 'string') return ['type', STRING]
+    if (v.length > max) return ['too_long', { max }]
+    const good = ok(v)
+    return (good ? wellFormed : true) && !isWellFormed(v) ? NOT_TEXT : good ? undefined : ['format', params]
+  }
 }
 
 /** `too_big` past the safe range (docs/rules.md C12): above 2^53 − 1. @internal */
@@ -252,43 +267,20 @@ export const integer = (min: number): Rule => {
 }
 
 /**
- * One of `values`, exactly.
+ * One of `values`, exactly; a string holding a lone surrogate is `text` (docs/rules.md C12).
  *
  * @internal
  */
 export const oneOf = (...values: ReadonlyArray<string | boolean>): Rule => {
   const params = { allowed: values }
-  return (v) => (values.includes(v as string) ? undefined : ['not_one_of', params])
+  return (v) => (values.includes(v as string) ? undefined : notText(v) ?? ['not_one_of', params])
 }
 
-/** What a string holding a lone surrogate breaks: the `text` format (docs/rules.md C12). @internal */
+/** What a string breaks that holds a lone surrogate: the `text` format (docs/rules.md C12). @internal */
 export const NOT_TEXT: Broken = ['format', { format: 'text' }]
 
-/**
- * `rule` of a string of a request (docs/rules.md C12, the `text` format): a string that `rule`
- * refuses for anything but its type or its length, or (when `always`) one it accepts, breaks the
- * `text` format instead when it holds a lone surrogate. So a string past its limit stays
- * `too_long` (the limit is checked first, as for every format), and any other string with a lone
- * surrogate is `text`, whatever its own format. `always` is false for the rules whose accepted
- * strings hold none (UUIDs, digits, the closed lists): their check runs only on a refused value.
- *
- * @internal
- * @example
- * import * as assert from 'node:assert'
- * import { ID, inText, UUID } from './fields.js'
- * assert.deepStrictEqual(inText(ID, true)('a\ud800'), ['format', { format: 'text' }])
- * assert.deepStrictEqual(inText(UUID, false)('\ud800'), ['format', { format: 'text' }])
- * assert.deepStrictEqual(inText(UUID, false)('x'), ['format', { format: 'uuid' }])
- * assert.strictEqual(inText(ID, true)('order-1'), undefined)
- */
-export const inText =
-  (rule: Rule, always: boolean): Rule =>
-  (v) => {
-    const broken = rule(v)
-    return typeof v === 'string' && (broken === undefined ? always : broken[0] !== 'too_long') && !isWellFormed(v)
-      ? NOT_TEXT
-      : broken
-  }
+/** {@link NOT_TEXT} for a string holding a lone surrogate (whatever else is wrong with it), else `undefined`. @internal */
+export const notText = (v: unknown): Broken | undefined => (typeof v === 'string' && !isWellFormed(v) ? NOT_TEXT : undefined)
 
 /** Identifying strings: non-empty, at most 255 units. @internal */
 export const ID = /* @__PURE__ */ text(MAX_STRING_LENGTH, true)
@@ -324,7 +316,7 @@ export const GATEWAY = /* @__PURE__ */ oneOf('creditcard', 'invoice')
 export const CURRENCY: Rule = (v) => {
   if (typeof v !== 'string') return ['type', STRING]
   const listed = hundredths(v)
-  return listed === undefined ? ['unknown_currency'] : listed ? undefined : ['currency_minor_unit']
+  return listed === undefined ? (notText(v) ?? ['unknown_currency']) : listed ? undefined : ['currency_minor_unit']
 }
 /** Timestamps: ISO 8601 UTC with fractional seconds. @internal */
 export const TIMESTAMP = /* @__PURE__ */ format(isTimestamp, 'timestamp')
@@ -412,6 +404,67 @@ export const checkFields = (
 ): Obj => {
   for (const [key, rule, required] of fields) {
     const v = check(issues, own(u, key), base, index, key, rule, required)
+    if (v !== undefined || required === true) out[key] = v
+  }
+  return out
+}
+
+/**
+ * The own enumerable properties of `u` that `keys` names, by position (`undefined` for an absent
+ * one), each read once, in one `for…in` pass: over an object from `JSON.parse` the engine walks
+ * its cached keys and knows them own without a lookup, where a `hasOwnProperty` and a read by
+ * each key cost a lookup each (about five times the time of a request's top level:
+ * docs/performance.md, "Why the code looks like this"). A key is matched against the one after
+ * the last found first, so a body in the interface's order costs one comparison a key; a key
+ * `keys` does not name is never read. Own properties that are not enumerable are no data (JSON
+ * has none): not read, as inherited ones.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { readOwn } from './fields.js'
+ * assert.deepStrictEqual(readOwn({ b: 2, a: 1, c: 3 }, ['a', 'b']), [1, 2])
+ * assert.deepStrictEqual(readOwn(Object.create({ a: 1 }) as object, ['a']), [])
+ */
+export const readOwn = (u: object, keys: ReadonlyArray<string>): unknown[] => {
+  // no hole: a hole of an array is read through the prototypes (a polluted one has `0`)
+  const values: unknown[] = []
+  for (let i = 0; i < keys.length; i++) values.push(undefined)
+  let next = 0
+  for (const k in u) {
+    if (!hasOwn(u, k)) continue
+    const i = keys[next] === k ? next : keys.indexOf(k)
+    if (i >= 0) {
+      values[i] = (u as Obj)[k]
+      next = i + 1
+    }
+  }
+  return values
+}
+
+/**
+ * Checks `fields` against `values[from…]` (as {@link readOwn} gives them) in their order with
+ * {@link check}, and sets each on `out` as {@link checkFields} does.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { AMOUNT, checkValues, ID, type Issues } from './fields.js'
+ * const issues: Issues = []
+ * assert.deepStrictEqual(checkValues(issues, [0, 5, 'x'], 1, '', -1, [['a', AMOUNT, true], ['b', ID], ['c', ID]], {}), { a: 5, b: 'x' })
+ */
+export const checkValues = (
+  issues: Issues,
+  values: ReadonlyArray<unknown>,
+  from: number,
+  base: string,
+  index: number,
+  fields: ReadonlyArray<Field>,
+  out: Obj
+): Obj => {
+  for (let i = 0; i < fields.length; i++) {
+    const [key, rule, required] = fields[i] as Field
+    const v = check(issues, values[from + i], base, index, key, rule, required)
     if (v !== undefined || required === true) out[key] = v
   }
   return out
