@@ -83,6 +83,16 @@ import {
   type Validated
 } from './requestChecks.js'
 import { issuesOf, standard, type Schema } from './standardSchema.js'
+import {
+  converter,
+  customerSchema,
+  type JsonSchemaConverter,
+  patchSchema,
+  requestSchema,
+  type SchemaOf,
+  splitSchema,
+  subscriptionSchema
+} from './jsonSchema.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -248,9 +258,12 @@ export const decodeMoneySplitPatch = (input: unknown): Either<PaymentError, Mone
 
 /**
  * A codec of `paysplit/codecs`: an io-ts `Type` that is also a Standard Schema v1
- * (`~standard`, vendor `paysplit`, synchronous `validate`; docs/rules.md C12).
+ * (`~standard`, vendor `paysplit`, synchronous `validate`) and a Standard JSON Schema v1
+ * (`~standard.jsonSchema.input` and `output`, targets `draft-2020-12`, `draft-07`, `openapi-3.0`;
+ * docs/rules.md C12).
  */
-export type Codec<Input, A> = t.Type<A> & Schema<Input, A>
+export type Codec<Input, A> = t.Type<A> &
+  Schema<Input, A> & { readonly '~standard': { readonly jsonSchema: JsonSchemaConverter } }
 
 /**
  * The io-ts codec `name` of a collector: `decode` gives one io-ts error per issue (context key =
@@ -261,6 +274,7 @@ export type Codec<Input, A> = t.Type<A> & Schema<Input, A>
 const codec = <Input, A>(
   name: string,
   collector: (u: unknown) => Validated<A>,
+  schema: SchemaOf,
   decoded: (u: Record<string, unknown>) => boolean = () => true
 ): Codec<Input, A> => {
   // io-ts's Type by its members, not its class (docs/decisions.md, "io-ts codecs without io-ts code")
@@ -282,7 +296,7 @@ const codec = <Input, A>(
     },
     (a) => collector(a).value ?? a
   )
-  return Object.assign(type, { '~standard': standard<Input, A>(collector) })
+  return Object.assign(type, { '~standard': { ...standard<Input, A>(collector), jsonSchema: converter(schema) } })
 }
 
 /** True when the subscription's event type is in its short form (read again). */
@@ -307,6 +321,7 @@ const isShortEventType = (s: unknown): boolean => {
 export const PaymentIntentRequest: Codec<PaymentIntentRequestInput, PaymentIntentRequestType> = /* @__PURE__ */ codec(
   'PaymentIntentRequest',
   validatePaymentIntentRequest,
+  requestSchema,
   (u) => {
     const subscriptions = own(u, 'webhookSubscriptions')
     return (
@@ -330,7 +345,8 @@ export const PaymentIntentRequest: Codec<PaymentIntentRequestInput, PaymentInten
  */
 export const MoneySplitPatch: Codec<MoneySplitPatchInput, MoneySplitPatchType> = /* @__PURE__ */ codec(
   'MoneySplitPatch',
-  validateMoneySplitPatch
+  validateMoneySplitPatch,
+  patchSchema
 )
 
 /**
@@ -346,7 +362,8 @@ export const MoneySplitPatch: Codec<MoneySplitPatchInput, MoneySplitPatchType> =
  */
 export const MoneySplitRequest: Codec<MoneySplitRequestInput, MoneySplitRequestType> = /* @__PURE__ */ codec(
   'MoneySplitRequest',
-  /* @__PURE__ */ collect<MoneySplitRequestType>(checkSplit)
+  /* @__PURE__ */ collect<MoneySplitRequestType>(checkSplit),
+  splitSchema
 )
 
 /**
@@ -362,7 +379,8 @@ export const MoneySplitRequest: Codec<MoneySplitRequestInput, MoneySplitRequestT
  */
 export const Customer: Codec<CustomerInput, CustomerType> = /* @__PURE__ */ codec(
   'Customer',
-  /* @__PURE__ */ collect<CustomerType>(checkCustomer)
+  /* @__PURE__ */ collect<CustomerType>(checkCustomer),
+  customerSchema
 )
 
 /**
@@ -379,5 +397,6 @@ export const Customer: Codec<CustomerInput, CustomerType> = /* @__PURE__ */ code
 export const WebhookSubscription: Codec<WebhookSubscriptionInput, WebhookSubscriptionType> = /* @__PURE__ */ codec(
   'WebhookSubscription',
   /* @__PURE__ */ collect<WebhookSubscriptionType>(checkSubscription),
+  subscriptionSchema,
   isShortEventType
 )

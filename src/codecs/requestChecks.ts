@@ -90,28 +90,34 @@ export interface Validated<A> {
 
 // Every string of a request in the `text` format too (docs/rules.md C12): the shared rules, with a
 // lone surrogate refused as `text` (the stored states' rules, in fields.ts, stay as they are).
-const ID_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, true, true)
+/** @internal */
+export const ID_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, true, true)
 const NAME_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, false, true)
 const DESCRIPTION_T = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false, true)
-const URL_T = /* @__PURE__ */ format(isHttpUrlWithin, 'url', MAX_URL_LENGTH, true)
-const UPDATE_TYPE = /* @__PURE__ */ oneOf('UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing')
+/** @internal */
+export const URL_T = /* @__PURE__ */ format(isHttpUrlWithin, 'url', MAX_URL_LENGTH, true)
+/** @internal */
+export const UPDATE_TYPE = /* @__PURE__ */ oneOf('UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing')
 
 // The fields of a request checked by their rule alone, in the order of the interface (docs/rules.md
 // I2.1); `chargeImmediately` (required by the gateway), the lists, the customer and `metaData` are
 // checked between them by their own code.
-const REQUEST_HEAD: ReadonlyArray<Field> = [
+/** @internal */
+export const REQUEST_HEAD: ReadonlyArray<Field> = [
   ['externalPaymentReferenceID', ID_T, true],
   ['environment', ENVIRONMENT, true],
   ['paymentGateway', GATEWAY, true]
 ]
-const REQUEST_BODY: ReadonlyArray<Field> = [
+/** @internal */
+export const REQUEST_BODY: ReadonlyArray<Field> = [
   ['sellerConnectedAccountID', UUID, true],
   ['externalObjectIdTag', ID_T],
   ['description', DESCRIPTION_T],
   ['grossAmount', POSITIVE, true],
   ['currency', CURRENCY, true]
 ]
-const REQUEST_URLS: ReadonlyArray<Field> = [
+/** @internal */
+export const REQUEST_URLS: ReadonlyArray<Field> = [
   ['successUrl', URL_T, true],
   ['failedUrl', URL_T, true]
 ]
@@ -128,7 +134,8 @@ const REQUEST_KEYS: ReadonlyArray<string> = /* @__PURE__ */ [
   ...keysOf(REQUEST_URLS), // 13–14
   'metaData' // 15
 ]
-const CUSTOMER: ReadonlyArray<Field> = [
+/** @internal */
+export const CUSTOMER: ReadonlyArray<Field> = [
   ['name', NAME_T],
   ['email', /* @__PURE__ */ format(isEmailWithin, 'email', MAX_EMAIL_LENGTH, true)],
   ['mobilePrefix', MOBILE_PREFIX],
@@ -172,8 +179,19 @@ const hole = (issues: Issues, list: ReadonlyArray<unknown>, path: string, i: num
 // fresh object it builds: required fields are always set (the value is used only when there is
 // no issue, and then they hold), optional ones only when given, so that absent ones stay absent.
 
+/**
+ * A split's fields and their rules (checkSplit calls each rule at its own site; the JSON Schema
+ * generator reads them here). @internal
+ */
+export const SPLIT: ReadonlyArray<Field> = [
+  ['connectedAccountID', UUID, true],
+  ['amount', AMOUNT, true],
+  ['description', DESCRIPTION_T],
+  ['isFee', BOOLEAN, true],
+  ['externalID', ID_T]
+]
 // The keys of a split and a subscription, by position (see readOwn).
-const SPLIT_KEYS = ['connectedAccountID', 'amount', 'description', 'isFee', 'externalID']
+const SPLIT_KEYS = /* @__PURE__ */ keysOf(SPLIT)
 const SUBSCRIPTION_KEYS = ['eventType', 'url']
 
 /**
@@ -314,8 +332,10 @@ const checkSubscriptions = (issues: Issues, list: ReadonlyArray<unknown>): Obj[]
   return subscriptions
 }
 
-const META_KEY = /* @__PURE__ */ text(MAX_METADATA_KEY_LENGTH, true, true)
-const META_TEXT = /* @__PURE__ */ text(MAX_METADATA_VALUE_LENGTH, false, true)
+/** @internal */
+export const META_KEY = /* @__PURE__ */ text(MAX_METADATA_KEY_LENGTH, true, true)
+/** @internal */
+export const META_TEXT = /* @__PURE__ */ text(MAX_METADATA_VALUE_LENGTH, false, true)
 /** A metaData value: a string, a finite number (NaN and ±Infinity are no JSON number), a boolean or null. */
 const META_VALUE: Rule = (v) =>
   typeof v === 'string'
