@@ -273,7 +273,8 @@ describe('withMessages: Standard Schema issues in the chosen catalog, reason and
 
   it('TanStack Form: a list-level error is on the list\'s own field (mode array) and in form.state.errors, by its path', async () => {
     const schema = withMessages(forForm(PaymentIntentRequest), nb)
-    const form = new FormApi({ defaultValues: { ...cardRequest(), moneySplitList: [] } as PaymentIntentRequestInput, validators: { onChange: schema } })
+    const defaultValues: PaymentIntentRequestInput = { ...cardRequest(), moneySplitList: [] }
+    const form = new FormApi({ defaultValues, validators: { onChange: schema } })
     form.mount()
     const list = new FieldApi({ form, name: 'moneySplitList', mode: 'array' })
     list.mount()
@@ -284,7 +285,8 @@ describe('withMessages: Standard Schema issues in the chosen catalog, reason and
 
   it('TanStack Form: a form validator flags every field at the first change; shown once touched (a submit touches every field), an untouched field shows nothing', async () => {
     const schema = withMessages(forForm(PaymentIntentRequest), nb)
-    const form = new FormApi({ defaultValues: { ...cardRequest(), customerExternalID: '' } as PaymentIntentRequestInput, validators: { onChange: schema } })
+    const defaultValues: PaymentIntentRequestInput = { ...cardRequest(), customerExternalID: '' }
+    const form = new FormApi({ defaultValues, validators: { onChange: schema } })
     form.mount()
     const amount = new FieldApi({ form, name: 'grossAmount' })
     const customer = new FieldApi({ form, name: 'customerExternalID' })
