@@ -276,7 +276,7 @@ describe('withMessages: Standard Schema issues in the chosen catalog, reason and
     const defaultValues: PaymentIntentRequestInput = { ...cardRequest(), moneySplitList: [] }
     const form = new FormApi({ defaultValues, validators: { onChange: schema } })
     form.mount()
-    const list = new FieldApi({ form, name: 'moneySplitList', mode: 'array' })
+    const list = new FieldApi({ form, name: 'moneySplitList' })
     list.mount()
     await form.handleSubmit()
     expect(list.state.meta.errors.map((i) => i?.message)).toEqual(['Må ha minst 1 oppføring.'])
