@@ -172,10 +172,8 @@ export const requestSchema: SchemaOf = (output, draft) => {
 }
 
 /** The money-split patch (its shape: docs/rules.md C4 are `transition`'s). @internal */
-export const patchSchema: SchemaOf = () => ({
-  type: 'object',
-  required: ['moneySplitPatch', 'newGrossAmount'],
-  properties: {
+export const patchSchema: SchemaOf = () =>
+  object([['newGrossAmount', AMOUNT, true]], {
     moneySplitPatch: {
       type: 'array',
       items: {
@@ -189,10 +187,8 @@ export const patchSchema: SchemaOf = () => ({
           when('updateType', 'DoDeleteSplitEntry', object([['doDelete', BOOLEAN, true]]))
         ]
       }
-    },
-    newGrossAmount: fieldSchema(AMOUNT)
-  }
-})
+    }
+  }, ['moneySplitPatch'])
 
 /**
  * The `jsonSchema` of a codec's `~standard` (Standard JSON Schema v1) from its schemas: `input`
