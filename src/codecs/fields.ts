@@ -424,7 +424,7 @@ export const checkFields = (
  * import * as assert from 'node:assert'
  * import { readOwn } from './fields.js'
  * assert.deepStrictEqual(readOwn({ b: 2, a: 1, c: 3 }, ['a', 'b']), [1, 2])
- * assert.deepStrictEqual(readOwn(Object.create({ a: 1 }) as object, ['a']), [])
+ * assert.deepStrictEqual(readOwn(Object.create({ a: 1 }) as object, ['a']), [undefined])
  */
 export const readOwn = (u: object, keys: ReadonlyArray<string>): unknown[] => {
   // no hole: a hole of an array is read through the prototypes (a polluted one has `0`)
