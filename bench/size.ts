@@ -7,9 +7,9 @@
  * Every export of an entry is kept (`export *`, or every name but the message catalogs), so nothing
  * the entry offers is shaken out; the budgets of single functions keep that function alone.
  *
- * Budgets: `paysplit/codecs` without its catalogs ≤ 6.8 kB, each catalog alone ≤ 1.5 kB,
- * `decodePaymentIntentRequest` alone ≤ 4 kB, `transition` alone ≤ 13 kB, `parseOcrGiro`
- * alone ≤ 4 kB, the three entries together ≤ 27 kB (docs/decisions.md, "Bundle
+ * Budgets: `paysplit/codecs` without its catalogs ≤ 6.9 kB, each catalog alone ≤ 1.5 kB,
+ * `decodePaymentIntentRequest` alone ≤ 4.15 kB, `transition` alone ≤ 13 kB, `parseOcrGiro`
+ * alone ≤ 4 kB, the three entries together ≤ 27.1 kB (docs/decisions.md, "Bundle
  * budgets with OCR giro files and safe retries": what the text format, the English singulars and
  * Standard JSON Schema cost).
  *
@@ -51,7 +51,7 @@ const budgets: ReadonlyArray<Budget> = [
   {
     name: `paysplit/codecs (every export but the catalogs${catalogs.length > 0 ? ` ${catalogs.join(', ')}` : ''})`,
     entry: `export { ${codecsWithoutCatalogs.join(', ')} } from 'paysplit/codecs'`,
-    budget: 6.8 * KB
+    budget: 6.9 * KB
   },
   ...catalogs.map((name) => ({
     name: `paysplit/codecs catalog \`${name}\` alone`,
@@ -61,7 +61,7 @@ const budgets: ReadonlyArray<Budget> = [
   {
     name: 'decodePaymentIntentRequest alone',
     entry: "export { decodePaymentIntentRequest } from 'paysplit/codecs'",
-    budget: 4 * KB
+    budget: 4.15 * KB
   },
   {
     name: 'paysplit with transition alone',
@@ -75,7 +75,7 @@ const budgets: ReadonlyArray<Budget> = [
       "export * as codecs from 'paysplit/codecs'",
       "export * as http from 'paysplit/http'"
     ].join('\n'),
-    budget: 27 * KB
+    budget: 27.1 * KB
   },
   {
     name: 'parseOcrGiro alone (the OCR giro reader)',

@@ -1069,7 +1069,9 @@ describe('hostile input', () => {
       (n) => 'a'.repeat(n) + '!',
       (n) => '-'.repeat(n),
       (n) => 'https://example.com/' + 'a'.repeat(n),
-      (n) => 'a'.repeat(n) + '@example.com'
+      (n) => 'a'.repeat(n) + '@example.com',
+      (n) => '\ud800'.repeat(n),
+      (n) => 'a'.repeat(n) + '\udc00'
     ]
     const places: ReadonlyArray<(s: string) => unknown> = [
       (s) => withField(card(), 'externalPaymentReferenceID', s),
