@@ -4,7 +4,7 @@
  * what `npm run openapi` builds docs/openapi.json's request schemas from.
  *
  * Nothing is retyped: each field's schema is read from the rule the codecs run on it, by asking
- * the rule about a few values (a number, an empty string, a very long one, a lone surrogate) and
+ * the rule about a few values (`null`, −∞, an empty string, a very long one, a lone surrogate) and
  * turning its answers into keywords (`type`, `enum`, `minLength`, `maxLength`, `minimum`,
  * `pattern`), and the objects from the tables the collectors walk (the fields, their order and
  * which are required). Built only when asked, so a bundle carries this code and no schema; a
@@ -69,7 +69,7 @@ const patterns = (): Record<string, string> => ({
 const params = (b: Broken | undefined): Readonly<Record<string, unknown>> => (b?.[1] ?? {})
 
 /**
- * The schema of a field from its rule, by what the rule says of a few values: 0 (the type it
+ * The schema of a field from its rule, by what the rule says of a few values: `null` (the type it
  * wants, or the values it allows), −∞ (the least number), '' (a format, the currency list, or an
  * empty string's length), a string of 65 536 units (the greatest length) and a lone surrogate
  * (the `text` format).
