@@ -403,11 +403,11 @@ const requestSchemas = (): Record<string, Schema> => ({
 // -------------------------------------------------------------------------------------
 
 /**
- * Codes a service in front of `handle` answers with the common error body: 401 without a valid
- * key, and the two 409 of a repeated idempotency key (the second only where several processes
- * share the keys).
+ * Codes a service in front of `handle` answers with: 401 without a valid key, and 409 for an
+ * idempotency key whose first request is still running (only where several processes share the
+ * keys).
  */
-const SERVICE_CODES = ['Unauthorized', 'IdempotencyKeyReused', 'IdempotencyKeyInFlight']
+const SERVICE_CODES = ['Unauthorized', 'IdempotencyKeyInFlight']
 
 const codesWithStatus = (status: number): string[] =>
   Object.entries(statusByCode)
@@ -516,14 +516,6 @@ const responseSchemas = (): Record<string, Schema> => ({
     },
     ['code']
   ),
-  MessageOrErrorResponse: {
-    description: 'A 409 of cancel or full refund: their own body when the payment forbids it, the common error body for a repeated idempotency key.',
-    oneOf: [ref('MessageResponse'), ref('ErrorResponse')]
-  },
-  ChargeOrErrorResponse: {
-    description: 'A 409 of charge: its own body when the payment forbids it, the common error body for a repeated idempotency key.',
-    oneOf: [ref('ChargeResponse'), ref('ErrorResponse')]
-  },
   PartialRefundResponse: exact('Body of a successful partial refund.', {
     splitList: { ...arrayOf(ref('MoneySplitRecord')), description: 'The splits that remain, with their new amounts.' },
     refundedSplit: arrayOf(ref('RefundedSplit')),
@@ -636,9 +628,19 @@ const response = (name: string): Schema => ({ $ref: `#/components/responses/${na
 const UNAUTHORIZED = response('Unauthorized')
 const PAYLOAD_TOO_LARGE = response('PayloadTooLarge')
 const TOO_LARGE = '`PayloadTooLarge`: the body is larger than the service accepts (its limit; nothing was read or changed).'
-const IDEMPOTENCY_409 =
-  '`IdempotencyKeyReused` (this `idempotency-key` came with another request) or `IdempotencyKeyInFlight` (its first request is ' +
-  'still being answered; try again)'
+const IN_FLIGHT =
+  '`IdempotencyKeyInFlight` (a service whose processes share the keys: the first request with this `idempotency-key` is still ' +
+  'being answered; try again)'
+const BAD_KEY =
+  'the `idempotency-key` header is malformed (the key is not 1–255 printable ASCII characters, or a value that starts with `"` ' +
+  'is not a structured-field string)'
+/** The 422 of every POST: the draft's status for a key sent again with another request. */
+const keyReused = (schema: string): Schema =>
+  json(
+    ref(schema),
+    '`IdempotencyKeyReused`: this `idempotency-key` came before with another request (another method, path or body); nothing ' +
+      'changed. Send a new key for a new request.'
+  )
 
 const idempotencyKey: Schema = {
   name: 'idempotency-key',
@@ -646,9 +648,17 @@ const idempotencyKey: Schema = {
   required: false,
   description:
     'Makes the request safe to retry: the same key with the same request again gets the first answer, unchanged, and changes ' +
-    'nothing; the same key with another request gets 409 `IdempotencyKeyReused`. Remembered for 24 hours from its first use, ' +
-    "per caller (the service's API key). 1–255 printable ASCII characters, else 400 `ValidationFailed`.",
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' }
+    'nothing; the same key with another request gets 422 `IdempotencyKeyReused`. Remembered for 24 hours from its first use, ' +
+    "per caller (the service's API key). As the IETF draft writes it, a structured-field string (RFC 8941: `\"…\"`, with `\\\"` " +
+    'and `\\\\` escapes) or bare: `"abc"` and `abc` are one key. The key is 1–255 printable ASCII characters; anything else, or ' +
+    'a value that starts with `"` and is not a structured-field string, gets 400 `ValidationFailed`.',
+  schema: {
+    type: 'string',
+    anyOf: [
+      { description: 'Bare: the key itself.', pattern: '^[\\x20\\x21\\x23-\\x7E][\\x20-\\x7E]{0,254}$' },
+      { description: 'A structured-field string.', pattern: '^"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\["\\\\]){1,255}"$' }
+    ]
+  }
 }
 
 /** `components.responses`: 401, 404 of an unknown path, 405 and 413, each described once. */
@@ -711,13 +721,11 @@ const actionRoute = (
       summary,
       responses: {
         '200': json(ref(body), success),
-        '400': json(ref('ErrorResponse'), `\`ValidationFailed\`: the \`idempotency-key\` header is not 1–255 printable ASCII characters.`),
+        '400': json(ref(body), `\`ValidationFailed\`: ${BAD_KEY}.`),
         '401': UNAUTHORIZED,
         '404': notFound(body),
-        '409': json(
-          ref(`${body.replace(/Response$/, '')}OrErrorResponse`),
-          `The payment's kind or status forbids it (this route's body): ${listCodes(guardCodes(command, 409))}; or (the common error body) ${IDEMPOTENCY_409}.`
-        ),
+        '409': json(ref(body), `The payment's kind or status forbids it: ${listCodes(guardCodes(command, 409))}; or ${IN_FLIGHT}.`),
+        '422': keyReused(body),
         '413': json(ref(body), TOO_LARGE),
         '500': serviceFault(body)
       }
@@ -737,10 +745,11 @@ const patchRoute = (action: string, command: PaymentCommandType, operationId: st
       requestBody: 'MoneySplitPatch',
       responses: {
         '200': json(ref(body), 'Done.'),
-        '400': json(ref('ErrorResponse'), `The patch is malformed or breaks a rule: ${listCodes([...patchCodes, ...guardCodes(command, 400)])}.`),
+        '400': json(ref('ErrorResponse'), `The patch is malformed or breaks a rule: ${listCodes([...patchCodes, ...guardCodes(command, 400)])}; or ${BAD_KEY}.`),
         '401': UNAUTHORIZED,
         '404': json(ref('ErrorResponse'), '`PaymentNotFound`: no payment has this id (also an id that is not a UUID).'),
-        '409': json(ref('ErrorResponse'), `The payment's kind or status forbids it: ${listCodes(guardCodes(command, 409))}; or ${IDEMPOTENCY_409}.`),
+        '409': json(ref('ErrorResponse'), `The payment's kind or status forbids it: ${listCodes(guardCodes(command, 409))}; or ${IN_FLIGHT}.`),
+        '422': keyReused('ErrorResponse'),
         '413': PAYLOAD_TOO_LARGE,
         '500': serviceFault('ErrorResponse')
       }
@@ -761,12 +770,13 @@ const pathItems = (): ReadonlyArray<PathItem> => [
         responses: {
           '201': json(ref('CreatePaymentResponse'), 'Created.'),
           '200': json(ref('CreatePaymentResponse'), 'An idempotent repeat of the request that created the payment: the payment as stored now.'),
-          '400': json(ref('ErrorResponse'), `The request is invalid: ${listCodes(codesWithStatus(400).filter((c) => ['ValidationFailed', 'MissingCustomerExternalID', 'GrossAmountMismatch'].includes(c)))}.`),
+          '400': json(ref('ErrorResponse'), `The request is invalid: ${listCodes(codesWithStatus(400).filter((c) => ['ValidationFailed', 'MissingCustomerExternalID', 'GrossAmountMismatch'].includes(c)))}; or ${BAD_KEY}.`),
           '401': UNAUTHORIZED,
           '409': json(
             ref('ErrorResponse'),
-            `A conflict: ${listCodes(['PaymentAlreadyExists', 'DuplicateExternalPaymentReference', 'DuplicateKid'].filter((c) => c in statusByCode))}; or ${IDEMPOTENCY_409}.`
+            `A conflict: ${listCodes(['PaymentAlreadyExists', 'DuplicateExternalPaymentReference', 'DuplicateKid'].filter((c) => c in statusByCode))}; or ${IN_FLIGHT}.`
           ),
+          '422': keyReused('ErrorResponse'),
           '413': PAYLOAD_TOO_LARGE,
           '500': serviceFault('ErrorResponse')
         }

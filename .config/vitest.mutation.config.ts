@@ -9,10 +9,6 @@ import base from './vitest.config.js'
  * - `test/repo/package.test.ts` builds `dist/` with tsup and runs it in child processes, which never
  *   activate a mutant (Stryker switches mutants through a global of the test process);
  *   `test/service/reference-service.process.test.ts` does the same with the reference service's build;
- * - `test/http/server*.test.ts` and `test/testing-kit/conformance.test.ts` drive the test server over real
- *   sockets (seconds per test); every rule they check goes through `handle`/`transition`, which
- *   the in-process tests (`http.test.ts`, `service.test.ts`, the decider and module tests) check
- *   directly, and the measured runs lost no kill without them;
  * - `test/testing-kit/testing.long.test.ts` is skipped below factor 100 anyway;
  * - `test/http/decodeOnce.test.ts` and `test/state/validateOnce.test.ts` count the decoder's and the stored-state
  *   validator's calls through `vi.mock`, which a shared module graph cannot honour (the module is
@@ -37,8 +33,6 @@ export default mergeConfig(
         ...configDefaults.exclude,
         'test/repo/package.test.ts',
         'test/service/reference-service.process.test.ts',
-        'test/http/server*.test.ts',
-        'test/testing-kit/conformance.test.ts',
         'test/testing-kit/testing.long.test.ts',
         'test/http/decodeOnce.test.ts',
         'test/state/validateOnce.test.ts'

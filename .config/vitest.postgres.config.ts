@@ -5,7 +5,7 @@ import { paysplitAlias } from './vitest.config.js'
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 /**
- * `npm run test:postgres`: the reference service's suite against a real PostgreSQL 17 server
+ * `npm run test:postgres`: the reference service's suite and the embedding example against a real PostgreSQL 17 server
  * (started by test/postgres/global-setup.ts), plus the multi-process tests. One file at a time:
  * the multi-process tests measure latencies and memory of the processes they start.
  */
@@ -13,7 +13,7 @@ export default defineConfig({
   root,
   resolve: { alias: paysplitAlias },
   test: {
-    include: ['test/service/reference-service*.test.ts', 'test/postgres/**/*.test.ts'],
+    include: ['test/service/reference-service*.test.ts', 'test/service/embedding.test.ts', 'test/postgres/**/*.test.ts'],
     setupFiles: ['test/support/setup.ts'],
     globalSetup: ['test/postgres/global-setup.ts'],
     fileParallelism: false,

@@ -5,7 +5,7 @@
  * started with `--expose-gc`. Takes about two minutes on a 2-core machine.
  *
  * `PAYSPLIT_BENCH=decode npm run bench` runs only the named groups (comma-separated: transition,
- * decode, linearity, patch, replay, memory), e.g. to repeat one figure in several runs.
+ * decode, linearity, patch, replay, idempotency, memory), e.g. to repeat one figure in several runs.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { runDecodeBenchmarks } from './decode.bench.js'
 import { runLinearityBenchmarks } from './linearity.bench.js'
 import { formatRatio, type Figure } from './harness.js'
+import { runIdempotencyBenchmarks } from './idempotency.bench.js'
 import { runPatchBenchmarks } from './patch.bench.js'
 import { runReplayBenchmarks } from './replay.bench.js'
 import { runTransitionBenchmarks } from './transition.bench.js'
@@ -24,7 +25,7 @@ const out = join(dir, 'figures.jsonl')
 process.env['PAYSPLIT_BENCH_OUT'] = out
 const started = Date.now()
 const only = (process.env['PAYSPLIT_BENCH'] ?? '').split(',').filter((g) => g !== '')
-const groups = ['transition', 'decode', 'linearity', 'patch', 'replay', 'memory']
+const groups = ['transition', 'decode', 'linearity', 'patch', 'replay', 'idempotency', 'memory']
 const unknown = only.filter((g) => !groups.includes(g))
 if (unknown.length > 0) throw new Error(`PAYSPLIT_BENCH: no group ${unknown.join(', ')} (groups: ${groups.join(', ')})`)
 const runs = (group: string): boolean => only.length === 0 || only.includes(group)
@@ -49,6 +50,10 @@ if (runs('patch')) {
 if (runs('replay')) {
   console.log('\n## replay')
   await runReplayBenchmarks()
+}
+if (runs('idempotency')) {
+  console.log('\n## safe retries: the cost of a keyed request as the world keeps more keys (docs/rules.md C13)')
+  await runIdempotencyBenchmarks()
 }
 if (runs('memory')) {
   console.log('\n## memory (child process, --expose-gc)')

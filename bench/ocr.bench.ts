@@ -20,6 +20,7 @@ import { kid as kidNumber, type Payment } from '../src/index.js'
 import {
   emptyWorld,
   handle,
+  ocrGiroText,
   parseOcrGiro,
   receiveOcrGiro,
   receiveTransferByKid,
@@ -28,7 +29,6 @@ import {
   type OcrTransmission,
   type World
 } from '../src/http.js'
-import { ocrGiroText } from '../src/testing.js'
 
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench:ocr)')
@@ -107,7 +107,7 @@ const worldOf = (n: number): World => {
       successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
       moneySplitList: [{ connectedAccountID: SELLER, amount: 10000, isFee: false }]
     }
-    const [w] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: idOf(i), kid: kidOf(i) })
+    const { world: w } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: idOf(i), kid: kidOf(i) })
     for (const [k, p] of w.payments) payments.set(k, p)
     for (const [k, r] of w.references) references.set(k, r)
     customers = w.customers
@@ -190,7 +190,7 @@ const oneBySlice = (): unknown => {
     const key = byKidIndex.get(t.kid)
     const payments = new Map<string, Payment>()
     if (key !== undefined) payments.set(key, world.payments.get(key) as Payment)
-    const [, result, sent, happened] = receiveTransferByKid({ ...world, payments }, { kid: t.kid, amount: t.amount }, ctx)
+    const { result, deliveries: sent, events: happened } = receiveTransferByKid({ ...world, payments }, { kid: t.kid, amount: t.amount }, ctx)
     results.push(result)
     deliveries.push(...sent)
     events.push(...happened)
@@ -212,7 +212,7 @@ const whole = sideBySide(
   () => receiveOcrGiro(partWorld, partFile, ctx),
   () => {
     let w = partWorld
-    for (const t of partRows) w = receiveTransferByKid(w, { kid: t.kid, amount: t.amount }, ctx)[0]
+    for (const t of partRows) w = receiveTransferByKid(w, { kid: t.kid, amount: t.amount }, ctx).world
     return w
   },
   3

@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type * as Codecs from '../src/codecs.js'
+import type * as Http from '../src/http.js'
 import type * as Lib from '../src/index.js'
 
 const dist = new URL('../dist/', import.meta.url)
@@ -18,6 +19,8 @@ if (!existsSync(fileURLToPath(new URL('index.js', dist)))) {
 }
 const lib = (await import(new URL('index.js', dist).href)) as typeof Lib
 const codecs = (await import(new URL('codecs.js', dist).href)) as typeof Codecs
+const http = (await import(new URL('http.js', dist).href)) as typeof Http
 
 export const { transition, replay, initialState, validateState, kid } = lib
 export const { decodePaymentIntentRequest, decodeMoneySplitPatch, PaymentIntentRequest } = codecs
+export const { handle, worldOf, IDEMPOTENCY_KEY_TTL_MS } = http

@@ -8,32 +8,38 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Payment, PaymentEvent } from '../src/index.js'
-import type { HttpResponse, WebhookDelivery, World } from '../src/http.js'
+import type { Changes, Handled, HttpResponse, WebhookDelivery, World } from '../src/http.js'
 import { paysplitRules, type FormOutcome, type Rules } from '../docs/examples/service/paysplit.js'
 
 type Loose = Record<string, any>
+
+/** The stand-ins write no rows through `changes`: the reference service's store diffs the world. */
+const NO_CHANGES: Changes = { payments: [], customers: [], references: [], idempotencyKeys: [], ocrTransmissions: [] }
+
+const handled = (world: World, response: HttpResponse, deliveries: ReadonlyArray<WebhookDelivery>, events: ReadonlyArray<PaymentEvent>): Handled => ({
+  world,
+  response,
+  deliveries,
+  events,
+  changes: NO_CHANGES
+})
 
 const withPayment = (world: World, p: Loose): World => ({
   ...world,
   payments: new Map(world.payments).set(String(p['paymentReferenceID']).toLowerCase(), p as Payment)
 })
 
-const delivery = (p: Loose, eventType: string, url: string | undefined): ReadonlyArray<WebhookDelivery> =>
-  url === undefined
-    ? []
-    : [
-        {
-          url,
-          eventType,
-          payload: {
-            eventID: `${String(p['paymentReferenceID'])}:${String(p['version'])}`,
-            createTime: p['updatedAt'],
-            objectName: 'payment',
-            eventType,
-            payload: { payment: { paymentCreated: p, moneySplit: p['moneySplits'], metaData: p['metaData'] ?? {} } }
-          }
-        } as unknown as WebhookDelivery
-      ]
+const delivery = (p: Loose, eventType: string, url: string | undefined): ReadonlyArray<WebhookDelivery> => {
+  if (url === undefined) return []
+  const payload = {
+    eventID: `${String(p['paymentReferenceID'])}:${String(p['version'])}`,
+    createTime: p['updatedAt'],
+    objectName: 'payment',
+    eventType,
+    payload: { payment: { paymentCreated: p, moneySplit: p['moneySplits'], metaData: p['metaData'] ?? {} } }
+  }
+  return [{ url, eventType, payload, id: payload.eventID, body: JSON.stringify(payload) } as unknown as WebhookDelivery]
+}
 
 /** One event of the type given: the rows the events table gets, with no more than they need. */
 const event = (type: string, at: string): ReadonlyArray<PaymentEvent> => [{ type, at } as unknown as PaymentEvent]
@@ -44,7 +50,7 @@ const handle: Rules['handle'] = (world, request, ctx) => {
     const ref = world.references.get(String(body['externalPaymentReferenceID']))
     if (ref !== undefined) {
       const p = world.payments.get(ref.paymentReferenceID.toLowerCase())
-      return [world, { status: 200, body: { paymentIntent: { paymentCreated: p, moneySplit: p?.moneySplits } } } as unknown as HttpResponse, [], []]
+      return handled(world, { status: 200, body: { paymentIntent: { paymentCreated: p, moneySplit: p?.moneySplits } } } as unknown as HttpResponse, [], [])
     }
     const id = ctx.paymentReferenceID
     const splits = (body['moneySplitList'] as ReadonlyArray<Loose>).map((s, i) => ({ ...s, splitID: i + 1, paymentReferenceID: id, insertTime: ctx.at }))
@@ -68,12 +74,12 @@ const handle: Rules['handle'] = (world, request, ctx) => {
     }
     const after = withPayment(world, p)
     const next: World = { ...after, references: new Map(world.references).set(String(body['externalPaymentReferenceID']), { paymentReferenceID: id, request: body as never }) }
-    return [next, { status: 201, body: { paymentIntent: { paymentCreated: p, moneySplit: splits } } } as unknown as HttpResponse, delivery(p, 'Initiated', ctx.catchAllUrl), event('PaymentCreated', ctx.at)]
+    return handled(next, { status: 201, body: { paymentIntent: { paymentCreated: p, moneySplit: splits } } } as unknown as HttpResponse, delivery(p, 'Initiated', ctx.catchAllUrl), event('PaymentCreated', ctx.at))
   }
   // POST /payments/{id}/refund/partially
   const id = request.path.split('/')[2] ?? ''
   const before = world.payments.get(id.toLowerCase()) as Loose | undefined
-  if (before === undefined) return [world, { status: 404, body: { success: false } } as unknown as HttpResponse, [], []]
+  if (before === undefined) return handled(world, { status: 404, body: { success: false } } as unknown as HttpResponse, [], [])
   const patch = new Map((body['moneySplitPatch'] as ReadonlyArray<Loose>).map((e) => [e['splitID'], e]))
   const splits = (before['moneySplits'] as ReadonlyArray<Loose>).map((s) => {
     const e = patch.get(s['splitID'])
@@ -81,15 +87,22 @@ const handle: Rules['handle'] = (world, request, ctx) => {
   })
   const gross = Number(body['newGrossAmount'])
   const p: Loose = { ...before, moneySplits: splits, grossAmount: gross, refundedAmount: before['refundedAmount'] + before['grossAmount'] - gross, version: before['version'] + 1, updatedAt: ctx.at }
-  return [withPayment(world, p), { status: 200, body: { splitList: splits, refundedSplit: [], message: 'ok', success: true } } as unknown as HttpResponse, delivery(p, 'PartiallyRefunded', ctx.catchAllUrl), event('PaymentPartiallyRefunded', ctx.at)]
+  return handled(withPayment(world, p), { status: 200, body: { splitList: splits, refundedSplit: [], message: 'ok', success: true } } as unknown as HttpResponse, delivery(p, 'PartiallyRefunded', ctx.catchAllUrl), event('PaymentPartiallyRefunded', ctx.at))
 }
 
 const completeForm: Rules['completeForm'] = (world, id, ctx): FormOutcome => {
   const before = world.payments.get(id.toLowerCase()) as Loose | undefined
-  if (before === undefined) return [world, E.left({ code: 'PaymentNotFound', message: '' }), [], undefined, []]
+  if (before === undefined) return { world, result: E.left({ code: 'PaymentNotFound', message: '' }), deliveries: [], redirectUrl: undefined, events: [], changes: NO_CHANGES }
   const status = before['chargeImmediately'] === true ? 'Charged' : 'Reserved'
   const p: Loose = { ...before, status, chargedAmount: status === 'Charged' ? before['grossAmount'] : 0, version: before['version'] + 1, updatedAt: ctx.at }
-  return [withPayment(world, p), E.right(p as Payment), delivery(p, status, ctx.catchAllUrl), String(before['successUrl']), event(status === 'Charged' ? 'PaymentCharged' : 'PaymentReserved', ctx.at)]
+  return {
+    world: withPayment(world, p),
+    result: E.right(p as Payment),
+    deliveries: delivery(p, status, ctx.catchAllUrl),
+    redirectUrl: String(before['successUrl']),
+    events: event(status === 'Charged' ? 'PaymentCharged' : 'PaymentReserved', ctx.at),
+    changes: NO_CHANGES
+  }
 }
 
 /** The rules skipped: see the module's comment. */

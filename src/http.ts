@@ -1,9 +1,11 @@
 /**
- * `paysplit/http` — the payments service on the wire, as pure functions (docs/rules.md C5–C6,
- * C9–C10): routes, response bodies, HTTP status per error, webhook deliveries and their Standard
- * Webhooks messages, and the in-memory service model that runs whole requests, reads, the payment
- * form and bank transfers. No I/O: a server (see test/support/server.ts) brings sockets,
- * storage, the clock, identifiers and webhook transport.
+ * `paysplit/http` — the payments service as pure functions (docs/rules.md C5–C6, C9–C10, C13–C15):
+ * the wire (routes, response bodies, HTTP status per error, `handle`, safe retries), the service
+ * model it runs on (the world, the payment form, bank transfers and OCR giro files, webhook
+ * deliveries and their Standard Webhooks messages), and the store contract: which rows an
+ * operation reads (`requestKeys`, `transferKeys`, `ocrKeys`), a world from stored rows
+ * (`worldOf`), and the rows to write (each operation's `changes`). No I/O: a server brings
+ * sockets, storage, the clock, identifiers and webhook transport.
  *
  * @packageDocumentation
  */
@@ -28,8 +30,6 @@ export {
   errorResponse,
   httpStatusOf,
   mismatchResponse,
-  moneySplitRecordOf,
-  paymentCreatedOf,
   successResponse
 } from './http/responses.js'
 export type {
@@ -43,12 +43,12 @@ export type {
   MessageBody,
   PartialRefundBody,
   PaymentBody,
-  PaymentCreatedView,
   ResponseBody,
-  WebhookPayment,
   WireError,
   WireErrorCode
 } from './http/responses.js'
+export { moneySplitRecordOf, paymentCreatedOf } from './service/views.js'
+export type { PaymentCreatedView, WebhookPayment } from './service/views.js'
 
 // webhooks and their messages
 export {
@@ -56,27 +56,51 @@ export {
   webhookDeliveries,
   webhookEventTypeOf,
   webhookPaymentOf
-} from './http/webhooks.js'
+} from './service/webhooks.js'
 export type {
+  StoredDelivery,
   WebhookDelivery,
   WebhookOptions,
   WebhookPayload
-} from './http/webhooks.js'
+} from './service/webhooks.js'
 export { webhookMessage } from './http/messages.js'
 export type { WebhookMessage, WebhookMessageHeaders, WebhookMessageOptions } from './http/messages.js'
 
-// the service model: the world and its reads, requests, the payment form and the bank
-export { emptyWorld, getCustomer, getPayment } from './http/world.js'
-export type { CreatedReference, Deliveries, World } from './http/world.js'
-export { handle } from './http/service.js'
-export type { Handled, HandleContext, HttpRequest } from './http/service.js'
-export { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_TTL_MS, idempotencyEntryKey } from './http/idempotency.js'
-export type { IdempotencyKeys, IdempotencyRecord } from './http/world.js'
-export { completeForm, failForm, receiveTransfer, receiveTransferByKid } from './http/bank.js'
-export type { EventContext, FormOperated, Operated, Transfer } from './http/bank.js'
+// the world, its rows and its reads
+export { emptyWorld, getCustomer, getPayment, idempotencyEntryKey, ocrTransmissionKey } from './service/world.js'
+export type {
+  CreatedReference,
+  CustomerRow,
+  Deliveries,
+  IdempotencyKeys,
+  IdempotencyRecord,
+  OcrTransmissionRow,
+  ReferenceRow,
+  StoredResponse,
+  World
+} from './service/world.js'
+
+// what an operation decided, and what a store loads and writes
+export type { Changes, FormOperated, Operated, Outcome, PaymentChange, VersionedEvent } from './service/outcome.js'
+export { worldOf } from './service/rows.js'
+export type { BankRowKeys, OcrTransmissionKey, RowError, RowKeys, WorldRows } from './service/rows.js'
+export { requestKeys } from './http/requestKeys.js'
+
+// requests
+export { handle } from './http/handle.js'
+export type { Handled, HandleContext, HttpRequest } from './http/handle.js'
+export { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_TTL_MS } from './http/idempotency.js'
+
+// the payment form and the bank
+export type { EventContext } from './service/operation.js'
+export { completeForm, failForm, formKeys } from './service/form.js'
+export { receiveTransfer, receiveTransferByKid, transferKeys } from './service/transfers.js'
+export type { Transfer } from './service/transfers.js'
 
 // bank files: OCR giro
-export { parseOcrGiro } from './http/ocr.js'
-export type { OcrAssignment, OcrRule, OcrTransaction, OcrTransmission } from './http/ocr.js'
-export { ocrTransmissionKey, receiveOcrGiro, receiveOcrTransaction } from './http/ocrReceive.js'
-export type { OcrOutcome, OcrReceived, OcrReportRow, OcrTransactionReceived } from './http/ocrReceive.js'
+export { parseOcrGiro } from './bankFiles/ocrGiro.js'
+export type { OcrAssignment, OcrRule, OcrTransaction, OcrTransmission } from './bankFiles/ocrGiro.js'
+export { ocrGiroText } from './bankFiles/ocrText.js'
+export type { OcrTextOptions } from './bankFiles/ocrText.js'
+export { ocrKeys, receiveOcrGiro, receiveOcrTransaction } from './service/ocrReceive.js'
+export type { OcrOutcome, OcrReceived, OcrReportRow, OcrTransactionReceived } from './service/ocrReceive.js'

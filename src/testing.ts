@@ -1,12 +1,18 @@
 /**
- * `paysplit/testing` — the testing kit for teams that build or integrate a payments service:
- * fast-check arbitraries mirroring the codecs, a given/when/then harness for the decider, and a
- * model-based conformance runner that checks any HTTP service against paysplit's reference
- * model (also as the `paysplit-check` command). Needs `fast-check` (a peer dependency). Nothing
- * in the domain imports this entry.
+ * `paysplit/testing` — fast-check arbitraries mirroring the codecs and a given/when/then harness
+ * for the decider, to write property tests of your own. Needs `fast-check` (a peer dependency).
+ * Nothing in the domain imports this entry. The conformance runner has its own entry,
+ * `paysplit/conformance`; its names stay here too, deprecated, for the code that imports them
+ * from here.
  *
  * @packageDocumentation
  */
+
+import * as runner from './conformance/runner.js'
+import * as normaliseModule from './conformance/normalise.js'
+import * as report from './conformance/report.js'
+import type * as types from './conformance/types.js'
+import * as http from './bankFiles/ocrText.js'
 
 // arbitraries
 export {
@@ -19,26 +25,47 @@ export {
   uuidArb
 } from './testing/arbitraries.js'
 export type { InvalidRequest, RequestOptions, Scenario, ScenarioOptions } from './testing/arbitraries.js'
-export { ocrGiroFileArb, ocrGiroText } from './testing/ocr.js'
-export type { OcrGiroFile, OcrGiroFileOptions, OcrTextOptions } from './testing/ocr.js'
+export { ocrGiroFileArb } from './testing/ocr.js'
+export type { OcrGiroFile, OcrGiroFileOptions } from './testing/ocr.js'
 
 // the decider harness
 export { decideWith, deepEqual, given, show } from './testing/harness.js'
 export type { DeciderGiven, DeciderSpecification, DeciderThen } from './testing/harness.js'
 
-// the conformance runner
-export { assertConforms, checkService } from './testing/conformance.js'
-export { normalise } from './testing/normalise.js'
-export { describeCoverage, describeReport } from './testing/report.js'
-export type {
-  CheckServiceOptions,
-  ConformanceReport,
-  Coverage,
-  ReceivedWebhook,
-  ReportedStep,
-  ServiceRequest,
-  ServiceResponse,
-  ServiceUnderTest,
-  SkippedHook,
-  WebhookReceiver
-} from './testing/types.js'
+// deprecated here: the OCR writer is in `paysplit/http`, the conformance runner in `paysplit/conformance`
+
+/** @deprecated Import it from `paysplit/http`, which needs no fast-check. */
+export const ocrGiroText: typeof http.ocrGiroText = http.ocrGiroText
+/** @deprecated Import it from `paysplit/http`. */
+export type OcrTextOptions = http.OcrTextOptions
+
+/** @deprecated Import it from `paysplit/conformance`. */
+export const checkService: typeof runner.checkService = runner.checkService
+/** @deprecated Import it from `paysplit/conformance`. */
+export const assertConforms: typeof runner.assertConforms = runner.assertConforms
+/** @deprecated Import it from `paysplit/conformance`. */
+export const normalise: typeof normaliseModule.normalise = normaliseModule.normalise
+/** @deprecated Import it from `paysplit/conformance`. */
+export const describeReport: typeof report.describeReport = report.describeReport
+/** @deprecated Import it from `paysplit/conformance`. */
+export const describeCoverage: typeof report.describeCoverage = report.describeCoverage
+/** @deprecated Import it from `paysplit/conformance`. */
+export type CheckServiceOptions = types.CheckServiceOptions
+/** @deprecated Import it from `paysplit/conformance`. */
+export type ConformanceReport = types.ConformanceReport
+/** @deprecated Import it from `paysplit/conformance`. */
+export type Coverage = types.Coverage
+/** @deprecated Import it from `paysplit/conformance`. */
+export type ReceivedWebhook = types.ReceivedWebhook
+/** @deprecated Import it from `paysplit/conformance`. */
+export type ReportedStep = types.ReportedStep
+/** @deprecated Import it from `paysplit/conformance`. */
+export type ServiceRequest = types.ServiceRequest
+/** @deprecated Import it from `paysplit/conformance`. */
+export type ServiceResponse = types.ServiceResponse
+/** @deprecated Import it from `paysplit/conformance`. */
+export type ServiceUnderTest = types.ServiceUnderTest
+/** @deprecated Import it from `paysplit/conformance`. */
+export type SkippedHook = types.SkippedHook
+/** @deprecated Import it from `paysplit/conformance`. */
+export type WebhookReceiver = types.WebhookReceiver

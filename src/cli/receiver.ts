@@ -1,15 +1,19 @@
 /**
- * A webhook receiver for the conformance runner (the adapter side of `paysplit-check --webhooks`):
- * a node:http server on 127.0.0.1 that answers every POST with 200, keeps each webhook with its
- * headers, and checks its Standard Webhooks signature with the `standardwebhooks` package when
- * given the secret. It implements `WebhookReceiver` of paysplit/testing: `collect` waits for what
- * the runner expects, or for the grace period.
+ * A webhook receiver for the conformance runner (the adapter side of `paysplit-check --webhooks`,
+ * exported by `paysplit/conformance`): a node:http server on 127.0.0.1 that answers every POST
+ * with 200, keeps each webhook with its headers, and checks its Standard Webhooks signature with
+ * the `standardwebhooks` package when given the secret. It is the runner's `WebhookReceiver`:
+ * `collect` waits for what the runner expects, or for the grace period.
+ *
+ * @module cli/receiver
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { ReceivedWebhook, WebhookReceiver } from '../testing.js'
+import type { ReceivedWebhook, WebhookReceiver } from '../conformance/types.js'
+import { webhookClass } from './standardWebhooks.js'
 
-export interface ReceiverOptions {
+/** Where {@link startWebhookReceiver} listens, how long it waits, and the secret it checks signatures with. */
+export interface WebhookReceiverOptions {
   /** Port to listen on. Default: an ephemeral one. */
   readonly port?: number
   /** Host to listen on. Default 127.0.0.1. */
@@ -22,30 +26,20 @@ export interface ReceiverOptions {
   readonly secret?: string
 }
 
-export interface RunningReceiver extends WebhookReceiver {
+/** A receiver that listens: the runner's `WebhookReceiver`, what it received, and how to stop it. */
+export interface RunningWebhookReceiver extends WebhookReceiver {
   /** Every webhook received, in order of arrival. */
   readonly received: ReadonlyArray<ReceivedWebhook>
+  /** Where it listens, `http://<host>:<port>` (its `url` is `publicUrl` when one was given). */
+  readonly listening: string
   readonly close: () => Promise<void>
 }
 
 type Verify = (payload: string, headers: Record<string, string>) => boolean
 
-/**
- * The signature checker of the `standardwebhooks` package, loaded only when a secret is given (it
- * is not a dependency of paysplit: install it beside it to check signatures).
- */
+/** The signature checker of the `standardwebhooks` package, loaded only when a secret is given. */
 const verifierOf = async (secret: string): Promise<Verify> => {
-  type WebhookClass = new (secret: string) => { verify: (payload: string, headers: Record<string, string>) => unknown }
-  let mod: { Webhook?: WebhookClass; default?: { Webhook?: WebhookClass } }
-  try {
-    mod = await import('standardwebhooks')
-  } catch {
-    throw new Error('Checking webhook signatures needs the standardwebhooks package: npm install --save-dev standardwebhooks')
-  }
-  // a CommonJS package: its exports are the module's own under tsx, under `default` in Node's ESM
-  const Webhook = mod.Webhook ?? mod.default?.Webhook
-  if (Webhook === undefined) throw new Error('The standardwebhooks package has no Webhook class: install version 1.')
-  const webhook = new Webhook(secret)
+  const webhook = new (await webhookClass())(secret)
   return (payload, headers) => {
     try {
       webhook.verify(payload, headers)
@@ -62,8 +56,23 @@ const headersOf = (raw: Record<string, string | ReadonlyArray<string> | undefine
   return out
 }
 
-/** Starts a receiver and resolves once it listens. */
-export const startReceiver = async (options: ReceiverOptions = {}): Promise<RunningReceiver> => {
+/**
+ * Starts a webhook receiver (on 127.0.0.1 and a free port unless told otherwise) and resolves once
+ * it listens. Give it to `checkService` as `webhookReceiver`: the runner subscribes every payment
+ * it creates to `<url>/<run prefix>…` and, at the end of each run, `collect` waits until what the
+ * model sent has arrived, or for `graceMs`. With `secret`, each webhook's Standard Webhooks
+ * signature is checked (the `standardwebhooks` package must be installed beside paysplit).
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { startWebhookReceiver } from 'paysplit/conformance'
+ * const receiver = await startWebhookReceiver({ graceMs: 50 })
+ * await fetch(`${receiver.url}/k1-r1-all`, { method: 'POST', body: JSON.stringify({ eventID: 'x:1' }) })
+ * const got = await receiver.collect((received) => received.length === 1)
+ * assert.deepStrictEqual(got.map((w) => [w.url, w.body]), [[`${receiver.url}/k1-r1-all`, { eventID: 'x:1' }]])
+ * await receiver.close()
+ */
+export const startWebhookReceiver = async (options: WebhookReceiverOptions = {}): Promise<RunningWebhookReceiver> => {
   const verify = options.secret === undefined ? undefined : await verifierOf(options.secret)
   const graceMs = options.graceMs ?? 3000
   const received: ReceivedWebhook[] = []
@@ -93,9 +102,12 @@ export const startReceiver = async (options: ReceiverOptions = {}): Promise<Runn
     })
   })
   const address = server.address() as AddressInfo
-  base = (options.publicUrl ?? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${String(address.port)}`).replace(/\/+$/, '')
+  const listening = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${String(address.port)}`
+  base = (options.publicUrl ?? listening).replace(/\/+$/, '')
   return {
     url: base,
+    listening,
+    graceMs,
     received,
     collect: (until) =>
       new Promise((resolve) => {

@@ -1,22 +1,31 @@
 /**
  * Safe retries (docs/rules.md C13): the `idempotency-key` request header of every `POST` route of
- * `handle`. The world remembers, per key and `ctx.idempotencyScope`, the request (method, path and
- * body) and the response paysplit gave; the same key with the same request again gets that
- * response, unchanged, and changes nothing; with another request, 409 `IdempotencyKeyReused`. A
- * key is kept 24 hours from the `at` of its first use (docs/decisions.md, "Idempotency keys").
+ * `handle`, read as the IETF draft "The Idempotency-Key HTTP Header Field" writes it (a
+ * structured-field string, or bare). The world remembers, per key and `ctx.idempotencyScope`, the
+ * request (method, path and body) and the response paysplit gave; the same key with the same
+ * request again gets that response, unchanged, and changes nothing; with another request, 422
+ * `IdempotencyKeyReused`. A key is kept 24 hours from the `at` of its first use. The keys live in
+ * a persistent map, so a keyed request costs O(log n) in the keys kept (docs/decisions.md,
+ * "Idempotency keys").
  *
  * @module idempotency
  */
 import * as E from '../internal/either.js'
 import type { Issue, PaymentError } from '../errors.js'
 import { issue, paymentError, validationError } from '../errors.js'
+import { ExpiringMap } from '../internal/expiringMap.js'
 import { sameJson } from '../internal/json.js'
 import { isObject, own } from '../internal/own.js'
 import { errorResponse, type HttpResponse } from './responses.js'
 import type { RouteName } from './routes.js'
-import type { IdempotencyKeys, IdempotencyRecord, World } from './world.js'
-
-export type { IdempotencyKeys, IdempotencyRecord } from './world.js'
+import {
+  idempotencyEntryKey,
+  idempotencyTimeOf,
+  keyStoreOf,
+  type IdempotencyRecord,
+  type StoredResponse,
+  type World
+} from '../service/world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -34,30 +43,17 @@ export type { IdempotencyKeys, IdempotencyRecord } from './world.js'
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000
 
 /**
- * The longest key: 255 characters (each printable ASCII, `' '` to `'~'`).
+ * The longest key: 255 characters (each printable ASCII, `' '` to `'~'`), counted as the key is
+ * read: a key sent as a structured-field string (`"…"`) counts without its quotes and escapes.
  *
  * @example
  * import * as assert from 'node:assert'
  * import { emptyWorld, handle, IDEMPOTENCY_KEY_MAX_LENGTH } from 'paysplit/http'
  * const request = { method: 'POST', path: '/payments', body: {}, headers: { 'idempotency-key': 'k'.repeat(IDEMPOTENCY_KEY_MAX_LENGTH + 1) } }
- * const [, response] = handle(emptyWorld, request, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
+ * const { response } = handle(emptyWorld, request, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
  * assert.strictEqual(response.status, 400)
  */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
-
-
-/**
- * The entry of a key in a world's `idempotencyKeys`: scope and key together, so that two scopes
- * never share a key (`undefined`: the shared scope).
- *
- * @example
- * import * as assert from 'node:assert'
- * import { idempotencyEntryKey } from 'paysplit/http'
- * assert.notStrictEqual(idempotencyEntryKey('key-a', 'k1'), idempotencyEntryKey('key-b', 'k1'))
- * assert.notStrictEqual(idempotencyEntryKey(undefined, 'k1'), idempotencyEntryKey('', 'k1'))
- * assert.strictEqual(idempotencyEntryKey('key-a', 'k1'), idempotencyEntryKey('key-a', 'k1'))
- */
-export const idempotencyEntryKey = (scope: string | undefined, key: string): string => JSON.stringify([scope ?? null, key])
 
 // -------------------------------------------------------------------------------------
 // values
@@ -75,34 +71,15 @@ const copyJson = (v: unknown): unknown => {
   return out
 }
 
-const copyResponse = (r: HttpResponse): HttpResponse => copyJson(r) as HttpResponse
-
-const timeOf = (at: unknown): number => (typeof at === 'string' ? Date.parse(at) : Number.NaN)
+const copyResponse = (r: StoredResponse): HttpResponse => copyJson(r) as HttpResponse
 
 /** True when the record was first used 24 hours or more before `now` (a record without a readable `at` too). */
-const expired = (record: IdempotencyRecord, now: number): boolean => {
-  const first = timeOf(own(record, 'at'))
-  return !(now - first < IDEMPOTENCY_KEY_TTL_MS)
-}
+const expired = (record: IdempotencyRecord, now: number): boolean => !(now - idempotencyTimeOf(record) < IDEMPOTENCY_KEY_TTL_MS)
 
-const keysOf = (world: World): IdempotencyKeys | undefined => {
+/** The record a world keeps under `entry`, if any: O(log n) in the keys kept (a `Map` of a world built by hand: O(1)). */
+const keptOf = (world: World, entry: string): IdempotencyRecord | undefined => {
   const keys = own(world, 'idempotencyKeys')
-  return keys instanceof Map ? (keys as IdempotencyKeys) : undefined
-}
-
-/**
- * The world's keys without those that expired by `now` (the same map when none did): a world
- * keeps at most the keys of the last 24 hours.
- */
-const withoutExpired = (keys: IdempotencyKeys, now: number): IdempotencyKeys => {
-  let kept: Map<string, IdempotencyRecord> | undefined
-  for (const [entry, record] of keys) {
-    if (expired(record, now)) {
-      kept ??= new Map(keys)
-      kept.delete(entry)
-    }
-  }
-  return kept ?? keys
+  return keys instanceof ExpiringMap || keys instanceof Map ? (keys as ReadonlyMap<string, IdempotencyRecord>).get(entry) : undefined
 }
 
 // -------------------------------------------------------------------------------------
@@ -110,56 +87,132 @@ const withoutExpired = (keys: IdempotencyKeys, now: number): IdempotencyKeys => 
 // -------------------------------------------------------------------------------------
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
 
-const keyIssue = (reason: 'type' | 'too_short' | 'too_long' | 'format'): Issue => {
+/** What makes a header value name no key; each is a 400 at `headers.idempotency-key`. */
+type KeyFault = 'type' | 'too_short' | 'too_long' | 'format' | 'sf-string'
+
+/**
+ * The issue and the message of each fault: the message names the header and says what is wrong,
+ * for cancel, charge and full refund, whose failure body is the message alone (docs/rules.md C13).
+ */
+const faultOf = (fault: KeyFault): PaymentError => {
   const path = 'headers.idempotency-key'
-  switch (reason) {
-    case 'type':
-      return issue(path, 'type', { expected: 'string' })
-    case 'too_short':
-      return issue(path, 'too_short', { min: 1 })
-    case 'too_long':
-      return issue(path, 'too_long', { max: IDEMPOTENCY_KEY_MAX_LENGTH })
-    case 'format':
-      return issue(path, 'format', { format: 'idempotency key' })
-  }
+  const [found, message] = ((): readonly [Issue, string] => {
+    switch (fault) {
+      case 'type':
+        return [issue(path, 'type', { expected: 'string' }), 'The idempotency-key header must be a string.']
+      case 'too_short':
+        return [issue(path, 'too_short', { min: 1 }), 'The idempotency-key header names no key: a key has 1 to 255 characters.']
+      case 'too_long':
+        return [
+          issue(path, 'too_long', { max: IDEMPOTENCY_KEY_MAX_LENGTH }),
+          'The idempotency-key header is too long: a key has at most 255 characters.'
+        ]
+      case 'format':
+        return [
+          issue(path, 'format', { format: 'idempotency key' }),
+          'The idempotency-key header may hold only printable ASCII characters (space to ~).'
+        ]
+      case 'sf-string':
+        return [
+          issue(path, 'format', { format: 'structured-field string' }),
+          'The idempotency-key header starts with a quote but is not a structured-field string: it must end with the closing quote, ' +
+            'hold printable ASCII only, and escape nothing but a quote or a backslash.'
+        ]
+    }
+  })()
+  return { ...validationError([found]), message }
+}
+
+const headersFault: PaymentError = {
+  ...validationError([issue('headers', 'type', { expected: 'object' })]),
+  message: 'The request headers, where the idempotency-key header is read, must be an object.'
 }
 
 /**
- * The `idempotency-key` of a request's `headers` (own properties, lower-case names): `undefined`
- * when there is none; a 400 `ValidationFailed` at `headers.idempotency-key` when it is not 1–255
- * printable ASCII characters (or at `headers` when the headers are not an object).
+ * The key of a structured-field string (RFC 8941: `"` … `"`, printable ASCII inside, `\"` and
+ * `\\` the only escapes, nothing after the closing quote), or `undefined` when `value` is not one.
+ */
+const unquote = (value: string): string | undefined => {
+  let key = ''
+  let from = 1
+  for (let i = 1; i < value.length; i++) {
+    const c = value.charCodeAt(i)
+    if (c === BACKSLASH) {
+      const next = value.charCodeAt(i + 1)
+      if (next !== QUOTE && next !== BACKSLASH) return undefined
+      key += value.slice(from, i)
+      // the escaped character starts the next run
+      from = ++i
+    } else if (c === QUOTE) {
+      return i === value.length - 1 ? key + value.slice(from, i) : undefined
+    } else if (c < 0x20 || c > 0x7e) {
+      return undefined
+    }
+  }
+  // no closing quote
+  return undefined
+}
+
+/**
+ * The `idempotency-key` of a request's `headers` (own properties, lower-case names), read as the
+ * IETF draft writes it (docs/rules.md C13): a structured-field string (`"abc"`, with `\"` and
+ * `\\` escapes) or the bare value (`abc`), the same key either way. `undefined` when there is
+ * none; a 400 `ValidationFailed` at `headers.idempotency-key` when the key is not 1–255
+ * printable ASCII characters or a value starting with `"` is no structured-field string (at
+ * `headers` when the headers are not an object). Each error's message names the header.
  *
  * @example
  * import * as assert from 'node:assert'
  * import * as E from 'fp-ts/lib/Either.js'
  * import { idempotencyKeyOf } from './idempotency.js'
  * assert.deepStrictEqual(idempotencyKeyOf({ method: 'POST', path: '/payments', headers: { 'idempotency-key': 'k-1' } }), E.right('k-1'))
+ * assert.deepStrictEqual(idempotencyKeyOf({ headers: { 'idempotency-key': '"k-1"' } }), E.right('k-1'))
+ * assert.deepStrictEqual(idempotencyKeyOf({ headers: { 'idempotency-key': '"say \\"hi\\""' } }), E.right('say "hi"'))
  * assert.deepStrictEqual(idempotencyKeyOf({ method: 'POST', path: '/payments' }), E.right(undefined))
  * const bad = idempotencyKeyOf({ headers: { 'idempotency-key': 'nøkkel' } })
  * assert.ok(E.isLeft(bad) && bad.left.issues?.[0]?.path === 'headers.idempotency-key')
+ * const open = idempotencyKeyOf({ headers: { 'idempotency-key': '"k-1' } })
+ * assert.ok(E.isLeft(open) && open.left.message.includes('idempotency-key'))
  *
  * @internal
  */
 export const idempotencyKeyOf = (request: unknown): E.Either<PaymentError, string | undefined> => {
   const headers = own(request, 'headers')
   if (headers === undefined) return E.right(undefined)
-  if (!isObject(headers) || Array.isArray(headers)) return E.left(validationError([issue('headers', 'type', { expected: 'object' })]))
-  const key = own(headers, 'idempotency-key')
-  if (key === undefined) return E.right(undefined)
-  if (typeof key !== 'string') return E.left(validationError([keyIssue('type')]))
-  if (key.length === 0) return E.left(validationError([keyIssue('too_short')]))
-  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) return E.left(validationError([keyIssue('too_long')]))
-  if (!PRINTABLE_ASCII.test(key)) return E.left(validationError([keyIssue('format')]))
+  if (!isObject(headers) || Array.isArray(headers)) return E.left(headersFault)
+  const value = own(headers, 'idempotency-key')
+  if (value === undefined) return E.right(undefined)
+  if (typeof value !== 'string') return E.left(faultOf('type'))
+  let key = value
+  if (value.charCodeAt(0) === QUOTE) {
+    // a string of 255 characters, each escaped, takes 512 (bounds the work on a huge value)
+    if (value.length > 2 * IDEMPOTENCY_KEY_MAX_LENGTH + 2) return E.left(faultOf('too_long'))
+    const unquoted = unquote(value)
+    if (unquoted === undefined) return E.left(faultOf('sf-string'))
+    key = unquoted
+  }
+  if (key.length === 0) return E.left(faultOf('too_short'))
+  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) return E.left(faultOf('too_long'))
+  if (!PRINTABLE_ASCII.test(key)) return E.left(faultOf('format'))
   return E.right(key)
 }
 
 /** The context's fault: an `idempotencyScope` that is not a string (500 `InvalidContext`). */
 const scopeFault: PaymentError = {
   code: 'InvalidContext',
-  message: "The service gave an invalid context (the service's fault, not the request's): check idempotencyScope.",
+  message:
+    "The service gave an invalid context (the service's fault, not the request's): the idempotencyScope of the idempotency-key header must be a string.",
   issues: [issue('idempotencyScope', 'type', { expected: 'string' })]
 }
+
+/** The same key with another request (422, the draft's status). */
+const reused: PaymentError = paymentError(
+  'IdempotencyKeyReused',
+  'This idempotency-key header was sent before with another request (another method, path or body): send a new key for a new request.'
+)
 
 // -------------------------------------------------------------------------------------
 // the hook of handle
@@ -185,17 +238,18 @@ export type KeyCheck =
 
 /**
  * Checks the `idempotency-key` of a `POST` whose route and context were found good (docs/rules.md
- * C13): the header (400), the context's `idempotencyScope` (500 `InvalidContext`), then the key:
- * a remembered one with the same method, path and body (compared as JSON values) → its stored
- * response; with another request → 409 `IdempotencyKeyReused`; an unknown or expired one → run.
+ * C13): the header (400), the context's `idempotencyScope` (500 `InvalidContext`), then the key
+ * (as read: `"abc"` and `abc` are one): a remembered one with the same method, path and body
+ * (compared as JSON values) → its stored response; with another request → 422
+ * `IdempotencyKeyReused`; an unknown or expired one → run. O(log n) in the keys kept.
  *
  * @example
  * import * as assert from 'node:assert'
  * import { emptyWorld } from 'paysplit/http'
  * import { checkIdempotencyKey } from './idempotency.js'
- * const request = { method: 'POST', path: '/payments', body: {}, headers: { 'idempotency-key': 'k-1' } }
+ * const request = { method: 'POST', path: '/payments', body: {}, headers: { 'idempotency-key': '"k-1"' } }
  * const checked = checkIdempotencyKey(emptyWorld, request, {}, 'createPayment', '2026-11-21T10:00:00.000Z')
- * assert.strictEqual(checked.kind, 'run')
+ * assert.ok(checked.kind === 'run' && checked.record?.key === 'k-1')
  *
  * @internal
  */
@@ -209,44 +263,38 @@ export const checkIdempotencyKey = (world: World, request: unknown, ctx: unknown
   const method = own(request, 'method') as string
   const path = own(request, 'path') as string
   const body = own(request, 'body')
-  const stored = keysOf(world)?.get(idempotencyEntryKey(scope, key.right))
+  const stored = keptOf(world, idempotencyEntryKey(scope, key.right))
   if (stored !== undefined && !expired(stored, now)) {
-    const same = own(stored, 'method') === method && own(stored, 'path') === path && sameJson(own(stored, 'body'), body)
-    return same
-      ? { kind: 'answer', response: copyResponse(own(stored, 'response') as HttpResponse) }
-      : {
-          kind: 'answer',
-          response: errorResponse(
-            route,
-            paymentError('IdempotencyKeyReused', 'This Idempotency-Key was used for a different request; send a new key for a new request.')
-          )
-        }
+    const first = own(stored, 'request')
+    const same = own(first, 'method') === method && own(first, 'path') === path && sameJson(own(first, 'body'), body)
+    return { kind: 'answer', response: same ? copyResponse(own(stored, 'response') as HttpResponse) : errorResponse(route, reused) }
   }
   const record = {
     ...(scope !== undefined ? { scope } : {}),
     key: key.right,
-    method,
-    path,
-    ...(body !== undefined ? { body: copyJson(body) } : {}),
-    at
+    at,
+    request: { method, path, ...(body !== undefined ? { body: copyJson(body) } : {}) }
   }
   return { kind: 'run', now, record }
 }
 
 /**
- * The world `handle` returns after running a request that {@link checkIdempotencyKey} let run:
- * the world the request left, with the world's keys (expired ones forgotten when the world
- * changes) and, when the request carried a key, its record with a copy of `response`, unless the
- * response is a 5xx (the service's own fault is no answer: the retry runs again).
+ * The world `handle` returns after running a request that {@link checkIdempotencyKey} let run,
+ * and the row it kept: the world the request left, with the world's keys (expired ones forgotten
+ * when the world changes) and, when the request carried a key, its row with a copy of `response`,
+ * unless the response is a 5xx (the service's own fault is no answer: the retry runs again).
+ * O(log n) in the keys kept, and O(log n) per expired key forgotten; the world given is never
+ * changed.
  *
  * @example
  * import * as assert from 'node:assert'
  * import { emptyWorld, idempotencyEntryKey } from 'paysplit/http'
  * import { rememberOutcome } from './idempotency.js'
  * const response = { status: 404, body: { success: false, error: { code: 'PaymentNotFound', message: 'No payment.' } } } as const
- * const record = { key: 'k-1', method: 'POST', path: '/payments/0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c/charge', at: '2026-11-21T10:00:00.000Z' }
- * const after = rememberOutcome({ kind: 'run', now: Date.parse(record.at), record }, emptyWorld, emptyWorld, response)
+ * const record = { key: 'k-1', at: '2026-11-21T10:00:00.000Z', request: { method: 'POST', path: '/payments/0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c/charge' } }
+ * const [after, kept] = rememberOutcome({ kind: 'run', now: Date.parse(record.at), record }, emptyWorld, emptyWorld, response)
  * assert.deepStrictEqual(after.idempotencyKeys?.get(idempotencyEntryKey(undefined, 'k-1'))?.response, response)
+ * assert.deepStrictEqual(kept, { ...record, response })
  * assert.strictEqual(emptyWorld.idempotencyKeys?.size, 0)
  *
  * @internal
@@ -256,16 +304,19 @@ export const rememberOutcome = (
   before: World,
   after: World,
   response: HttpResponse
-): World => {
-  const keys = keysOf(before)
+): readonly [world: World, kept: IdempotencyRecord | undefined] => {
   const record = check.record !== undefined && response.status < 500 ? check.record : undefined
+  // nothing to keep and nothing changed: the very world, expired keys and all
+  if (record === undefined && after === before) return [after, undefined]
+  const keys = keyStoreOf(before)
+  // a key is kept 24 hours: those first used at or before this cutoff are forgotten
+  const cutoff = check.now - IDEMPOTENCY_KEY_TTL_MS
   if (record === undefined) {
-    if (after === before || keys === undefined) return after
-    // the request changed the world: the keys as the world had them, expired ones forgotten
-    const kept = withoutExpired(keys, check.now)
-    return keysOf(after) === kept ? after : { ...after, idempotencyKeys: kept }
+    if (keys === undefined) return [after, undefined]
+    const kept = keys.withoutUntil(cutoff)
+    return [own(after, 'idempotencyKeys') === kept ? after : { ...after, idempotencyKeys: kept }, undefined]
   }
-  const next = new Map(keys === undefined ? [] : withoutExpired(keys, check.now))
-  next.set(idempotencyEntryKey(record.scope, record.key), { ...record, response: copyResponse(response) })
-  return { ...after, idempotencyKeys: next }
+  const row: IdempotencyRecord = { ...record, response: copyResponse(response) }
+  const next = (keys ?? ExpiringMap.empty<IdempotencyRecord>()).withoutUntil(cutoff).with(idempotencyEntryKey(row.scope, row.key), row, idempotencyTimeOf(row))
+  return [{ ...after, idempotencyKeys: next }, row]
 }

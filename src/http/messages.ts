@@ -7,7 +7,7 @@
  * @module messages
  */
 import { own } from '../internal/own.js'
-import type { WebhookDelivery } from './webhooks.js'
+import type { StoredDelivery } from '../service/webhooks.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -49,11 +49,14 @@ export interface WebhookMessage {
 // -------------------------------------------------------------------------------------
 
 /**
- * A delivery (from `webhookDeliveries` or `handle`) as a Standard Webhooks message
- * (docs/rules.md C10): `body` the payload's JSON text, `id` its `eventID`, and the headers
- * `content-type`, `webhook-id` and `webhook-timestamp`. Pure: the same delivery and timestamp give
- * the same message. A `timestamp` that is not a non-negative safe integer is sent as 0, which
- * every Standard Webhooks receiver refuses as too old (docs/decisions.md, "Webhook messages").
+ * A delivery as a Standard Webhooks message (docs/rules.md C10, C15): a delivery `handle` or an
+ * operation returned, or any `{ url, id, body }` — an outbox row read back from a database — taken
+ * as it is: `body` the payload's JSON text exactly as stored, `id` its `eventID`, and the headers
+ * `content-type`, `webhook-id` and `webhook-timestamp`. Nothing is parsed back. (A delivery built
+ * by hand with a `payload` and no `body` or `id` gets them from its payload.) Pure: the same
+ * delivery and timestamp give the same message. A `timestamp` that is not a non-negative safe
+ * integer is sent as 0, which every Standard Webhooks receiver refuses as too old
+ * (docs/decisions.md, "Webhook messages").
  *
  * @example
  * import * as assert from 'node:assert'
@@ -67,7 +70,7 @@ export interface WebhookMessage {
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
  * }
  * const ctx = { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id, catchAllUrl: 'https://hooks.example/all' }
- * const [, , deliveries] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, ctx)
+ * const { deliveries } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, ctx)
  * const delivery = deliveries[0]
  * assert.ok(delivery !== undefined)
  * const message = webhookMessage(delivery, { timestamp: 1795255200 })
@@ -77,21 +80,33 @@ export interface WebhookMessage {
  *   'webhook-id': `${id}:1`,
  *   'webhook-timestamp': '1795255200'
  * })
+ * assert.strictEqual(message.body, delivery.body)
  * assert.deepStrictEqual(JSON.parse(message.body), delivery.payload)
+ * // an outbox row read back: signed as it was stored
+ * const row = { url: delivery.url, id: delivery.id, body: delivery.body }
+ * assert.deepStrictEqual(webhookMessage(row, { timestamp: 1795255200 }), message)
  */
-export const webhookMessage = (delivery: WebhookDelivery, options: WebhookMessageOptions): WebhookMessage => {
+export const webhookMessage = (delivery: StoredDelivery, options: WebhookMessageOptions): WebhookMessage => {
   const urlIn = own(delivery, 'url')
-  const payload = own(delivery, 'payload')
-  const eventID = own(payload, 'eventID')
+  const idIn = own(delivery, 'id')
+  const bodyIn = own(delivery, 'body')
   const t = own(options, 'timestamp')
   const timestamp = Number.isSafeInteger(t) && (t as number) >= 0 ? (t as number) : 0
-  const id = typeof eventID === 'string' ? eventID : ''
-  let body: string
-  try {
-    body = JSON.stringify(payload) ?? 'null'
-  } catch {
-    // a payload paysplit did not make (a cycle, a throwing getter): nothing a receiver could use
-    body = 'null'
+  let id = typeof idIn === 'string' ? idIn : ''
+  let body = typeof bodyIn === 'string' ? bodyIn : 'null'
+  if (typeof idIn !== 'string' || typeof bodyIn !== 'string') {
+    // a delivery built by hand: its payload gives what it lacks
+    const payload = own(delivery, 'payload')
+    const eventID = own(payload, 'eventID')
+    if (typeof idIn !== 'string' && typeof eventID === 'string') id = eventID
+    if (typeof bodyIn !== 'string') {
+      try {
+        body = JSON.stringify(payload) ?? 'null'
+      } catch {
+        // a payload paysplit did not make (a cycle, a throwing getter): nothing a receiver could use
+        body = 'null'
+      }
+    }
   }
   return {
     url: typeof urlIn === 'string' ? urlIn : '',

@@ -10,10 +10,10 @@ import type { PaymentError } from '../errors.js'
 import { paymentError, validationError } from '../errors.js'
 import { fail, keySegment, type Issues } from '../codecs/fields.js'
 import type { Payment } from '../payment.js'
-import { errorResponse, mismatchResponse, notFound, type HttpResponse } from './responses.js'
+import { errorResponse, mismatchResponse, type HttpResponse } from './responses.js'
 import type { ReadRoute } from './routes.js'
-import { webhookPaymentOf } from './webhooks.js'
-import { customerOf, keyOf, readable, type World } from './world.js'
+import { webhookPaymentOf } from '../service/webhooks.js'
+import { customerOf, keyOf, notFound, readable, type World } from '../service/world.js'
 
 const QUERY_KEY = 'externalPaymentReferenceID'
 

@@ -7,12 +7,13 @@
  *
  * @module responses
  */
-import type { ErrorCode, Issue, PaymentError } from '../errors.js'
-import { paymentError } from '../errors.js'
+import type { ErrorCode, Issue } from '../errors.js'
 import type { AdjustedSplit, PaymentEvent, RefundedSplit } from '../events.js'
 import type { MoneySplit, Payment, PaymentStatus } from '../payment.js'
-import type { Customer, Environment, MetaData, PaymentGateway } from '../codecs/requests.js'
+import type { Customer } from '../codecs/requests.js'
 import { hasOwn, own } from '../internal/own.js'
+import { moneySplitRecordOf, optional, paymentCreatedOf, type PaymentCreatedView, type WebhookPayment } from '../service/views.js'
+import { notFound } from '../service/world.js'
 import type { CreatePaymentRoute, PaymentRoute, RouteMismatch, RouteName } from './routes.js'
 
 // -------------------------------------------------------------------------------------
@@ -44,34 +45,6 @@ export interface WireError {
 // -------------------------------------------------------------------------------------
 // model: bodies
 // -------------------------------------------------------------------------------------
-
-/**
- * The `paymentCreated` object of the create response and of every webhook: the payment's
- * identity, status (short form) and amounts. Optional request fields appear only when given.
- */
-export interface PaymentCreatedView {
-  readonly paymentReferenceID: string
-  readonly externalPaymentReferenceID: string
-  readonly status: PaymentStatus
-  readonly environment: Environment
-  readonly paymentGateway: PaymentGateway
-  readonly chargeImmediately?: boolean
-  readonly sellerConnectedAccountID: string
-  readonly externalObjectIdTag?: string
-  readonly description?: string
-  readonly currency: string
-  readonly grossAmount: number
-  readonly chargedAmount: number
-  readonly refundedAmount: number
-  readonly excessRefundedAmount: number
-  readonly customerExternalID: string
-  /** Invoices: the KID the customer pays with (also in a webhook's `kidNorwayInvoice`). */
-  readonly kid?: string
-  readonly successUrl: string
-  readonly failedUrl: string
-  readonly createdAt: string
-  readonly updatedAt: string
-}
 
 /** Body of `POST /payments` (docs/rules.md I2.4). */
 export interface CreatePaymentBody {
@@ -126,24 +99,6 @@ export interface ErrorBody {
 }
 
 /**
- * What a webhook tells about the payment: its state after the events that caused it (and the body
- * of the payment reads, {@link PaymentBody}).
- */
-export interface WebhookPayment {
-  readonly paymentCreated: PaymentCreatedView
-  /**
-   * The customer record: the service's stored one for the payment's `customerExternalID` (merged
-   * over every create that named it, docs/rules.md C9) when there is one, else the payment's own;
-   * absent when neither holds one.
-   */
-  readonly customer?: Customer
-  /** Present for invoices: the KID and the total received so far. */
-  readonly kidNorwayInvoice?: { readonly kid: string; readonly paidAmount: number }
-  readonly moneySplit: ReadonlyArray<MoneySplit>
-  readonly metaData: MetaData
-}
-
-/**
  * Body of `GET /payments/{id}` and `GET /payments?externalPaymentReferenceID=…` (docs/rules.md C9):
  * exactly the `payment` object of a webhook payload, for the payment as it is now.
  */
@@ -181,15 +136,6 @@ export interface HttpResponse {
 // status codes
 // -------------------------------------------------------------------------------------
 
-/** `{ [key]: o[key] }` when `o` has that own property, defined; else `{}` (a polluted prototype adds nothing). */
-const optional = <O extends object, K extends keyof O & string>(o: O, key: K): Partial<Pick<O, K>> => {
-  const v = own(o, key)
-  return v === undefined ? {} : ({ [key]: v } as Partial<Pick<O, K>>)
-}
-
-/** No payment has the id a request named (404). @internal */
-export const notFound: PaymentError = paymentError('PaymentNotFound', 'No payment has this paymentReferenceID.')
-
 /**
  * The HTTP status of every wire error code, the table of {@link httpStatusOf} (and of the OpenAPI
  * description, `npm run openapi`).
@@ -225,9 +171,9 @@ export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
   AdjustNotAllowedInStatus: 409,
   TransferNotAllowedInStatus: 409,
   ConcurrentModification: 409,
-  IdempotencyKeyReused: 409,
   IdempotencyKeyInFlight: 409,
   PayloadTooLarge: 413,
+  IdempotencyKeyReused: 422,
   InvalidContext: 500,
   UnsupportedSchemaVersion: 500
 }
@@ -237,7 +183,8 @@ export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
  * payment, customer or route (and for a bank transfer no open invoice matches), 405 for a wrong
  * method, 409 for a command the payment's kind or status forbids and for conflicts
  * (`NothingToRefund`, `PaymentAlreadyExists`, `DuplicateExternalPaymentReference`, `DuplicateKid`,
- * `ConcurrentModification`, `IdempotencyKeyReused`, `IdempotencyKeyInFlight`), 413 for a body over a server's limit, 500 for the service's own
+ * `ConcurrentModification`, `IdempotencyKeyInFlight`), 413 for a body over a server's limit, 422 for an
+ * `idempotency-key` sent again with another request (`IdempotencyKeyReused`), 500 for the service's own
  * faults (`InvalidContext`, `UnsupportedSchemaVersion`). A PaymentError is a WireError, so `httpStatusOf(paymentError)` works; a code paysplit
  * does not know (a JavaScript caller's invention) gives 500.
  *
@@ -247,6 +194,7 @@ export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
  * assert.strictEqual(httpStatusOf({ code: 'CancelNotAllowedInStatus' }), 409)
  * assert.strictEqual(httpStatusOf({ code: 'GrossAmountMismatch' }), 400)
  * assert.strictEqual(httpStatusOf({ code: 'PaymentNotFound' }), 404)
+ * assert.strictEqual(httpStatusOf({ code: 'IdempotencyKeyReused' }), 422)
  */
 export const httpStatusOf = (error: { readonly code: WireErrorCode }): number => {
   const code: unknown = typeof error === 'object' && error !== null ? error.code : undefined
@@ -258,75 +206,6 @@ export const httpStatusOf = (error: { readonly code: WireErrorCode }): number =>
 // -------------------------------------------------------------------------------------
 // views
 // -------------------------------------------------------------------------------------
-
-/**
- * A money split as a docs/rules.md I2.4 record: a fresh object, optional fields only when set.
- *
- * @example
- * import * as assert from 'node:assert'
- * import { moneySplitRecordOf } from 'paysplit/http'
- * const r = moneySplitRecordOf({
- *   splitID: 1, paymentReferenceID: '6f1c3c52-3f51-4b8e-9a8e-0c5f1b2a9d10',
- *   connectedAccountID: '0b7e9d2c-5d0a-4c57-8f7e-3a1f4f7d2e11', amount: 900,
- *   insertTime: '2026-11-21T10:00:00.000Z', isFee: false
- * })
- * assert.strictEqual(r.amount, 900)
- * assert.strictEqual('description' in r, false)
- */
-export const moneySplitRecordOf = (s: MoneySplit): MoneySplit => ({
-  splitID: s.splitID,
-  paymentReferenceID: s.paymentReferenceID,
-  connectedAccountID: s.connectedAccountID,
-  amount: s.amount,
-  ...optional(s, 'description'),
-  insertTime: s.insertTime,
-  ...optional(s, 'externalID'),
-  isFee: s.isFee
-})
-
-/**
- * The `paymentCreated` view of a payment (create response, webhooks): a fresh object.
- *
- * @example
- * import * as assert from 'node:assert'
- * import { emptyWorld, handle, paymentCreatedOf } from 'paysplit/http'
- * const seller = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
- * const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
- * const body = {
- *   externalPaymentReferenceID: 'order-1001', environment: 'test', paymentGateway: 'creditcard',
- *   chargeImmediately: true, sellerConnectedAccountID: seller, grossAmount: 10000, currency: 'NOK',
- *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
- *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, description: 'Tickets', isFee: false }]
- * }
- * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
- * const payment = world.payments.get(id)
- * assert.ok(payment !== undefined)
- * const view = paymentCreatedOf(payment)
- * assert.strictEqual(view.status, 'Initiated')
- * assert.strictEqual(view.externalPaymentReferenceID, 'order-1001')
- */
-export const paymentCreatedOf = (p: Payment): PaymentCreatedView => ({
-  paymentReferenceID: p.paymentReferenceID,
-  externalPaymentReferenceID: p.externalPaymentReferenceID,
-  status: p.status,
-  environment: p.environment,
-  paymentGateway: p.paymentGateway,
-  ...optional(p, 'chargeImmediately'),
-  sellerConnectedAccountID: p.sellerConnectedAccountID,
-  ...optional(p, 'externalObjectIdTag'),
-  ...optional(p, 'description'),
-  currency: p.currency,
-  grossAmount: p.grossAmount,
-  chargedAmount: p.chargedAmount,
-  refundedAmount: p.refundedAmount,
-  excessRefundedAmount: p.excessRefundedAmount,
-  customerExternalID: p.customerExternalID,
-  ...optional(p, 'kid'),
-  successUrl: p.successUrl,
-  failedUrl: p.failedUrl,
-  createdAt: p.createdAt,
-  updatedAt: p.updatedAt
-})
 
 const refundedSplitOf = (s: RefundedSplit): RefundedSplit => ({
   refundAmount: s.refundAmount,
@@ -446,7 +325,7 @@ export const mismatchResponse = (m: RouteMismatch): HttpResponse => {
  *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, description: 'Tickets', isFee: false }]
  * }
- * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
  * const payment = world.payments.get(id)
  * assert.ok(payment !== undefined)
  * const repeat = createPaymentResponse(payment, false)
@@ -488,7 +367,7 @@ const findEvent = <T extends PaymentEvent['type']>(
  *   customerExternalID: 'customer-42', successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
  *   moneySplitList: [{ connectedAccountID: seller, amount: 10000, description: 'Tickets', isFee: false }]
  * }
- * const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
  * const created = world.payments.get(id)
  * assert.ok(created !== undefined)
  * const cancelled = transition(created, { type: 'CancelPayment', at: '2026-11-21T10:01:00.000Z' })

@@ -52,7 +52,8 @@ export interface RequestOptions {
   /** `true` sometimes metaData (the default), `false` always `{}`. */
   readonly metaData?: boolean
   /**
-   * The urls webhook subscriptions may use. Default: generated `https` urls. `[]` gives no
+   * The urls webhook subscriptions may use. Default: generated http(s) urls on names that never
+   * resolve (`.example`, `.test`, `.invalid`), as every url the kit makes up. `[]` gives no
    * subscriptions (point them at your receiver when a service will really send them).
    */
   readonly webhookUrls?: ReadonlyArray<string>
@@ -117,9 +118,23 @@ const idString: fc.Arbitrary<string> = fc.oneof(
 const text = (max: number): fc.Arbitrary<string> =>
   fc.oneof({ weight: 5, arbitrary: fc.string({ maxLength: 30 }) }, { weight: 1, arbitrary: fc.constant('d'.repeat(max)) })
 
+/** The names that never resolve (RFC 2606, RFC 6761): every host the kit makes up ends with one. */
+const RESERVED_TLDS = ['example', 'test', 'invalid'] as const
+
+/**
+ * A url's host moved under a reserved name: `a.aa` becomes `a.aa.test` (the name chosen by the
+ * host's length, so no randomness is drawn and fast-check's sequences stay as they were).
+ */
+const onReservedName = (url: string): string =>
+  url.replace(/^(https?:\/\/)([^/?#]*)/, (_, scheme: string, host: string) => `${scheme}${host}.${RESERVED_TLDS[host.length % RESERVED_TLDS.length] ?? 'invalid'}`)
+
+/**
+ * http(s) urls on names that never resolve (`.example`, `.test`, `.invalid`): a service under
+ * test that follows one (a webhook, the form's redirect) reaches nobody (docs/testing.md).
+ */
 const webUrl: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true }) },
-  { weight: 1, arbitrary: fc.constantFrom('https://shop.example/ok', 'http://localhost:3000/cb?x=1') }
+  { weight: 3, arbitrary: fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true }).map(onReservedName) },
+  { weight: 1, arbitrary: fc.constantFrom('https://shop.example/ok', 'http://shop.test:3000/cb?x=1') }
 )
 
 const customerArb: fc.Arbitrary<Customer> = fc
@@ -157,6 +172,9 @@ const metaDataArb: fc.Arbitrary<MetaData> = fc
  * Valid payment-intent requests (docs/rules.md I2.1, docs/rules.md C3) in decoded form: `decodePaymentIntentRequest(r)`
  * is `Right` of a value deep-equal to `r`. Cards always carry `chargeImmediately`, invoices
  * sometimes; fee splits all name one fee account; `grossAmount` is the sum of the splits (≥ 1).
+ * Every url it makes up (`successUrl`, `failedUrl`, subscriptions without `webhookUrls`) is on a
+ * name that never resolves (`.example`, `.test`, `.invalid`): nothing that follows one leaves the
+ * machine.
  *
  * @example
  * import fc from 'fast-check'

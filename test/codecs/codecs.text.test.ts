@@ -176,7 +176,7 @@ describe('C12 text: a lone surrogate in any string of a request is a format issu
   })
 
   it('handle answers 400 ValidationFailed at the field, nothing stored', () => {
-    const [world, response] = handle(
+    const { world, response } = handle(
       emptyWorld,
       { method: 'POST', path: '/payments', body: { ...full(), metaData: { 'k\ud800': 'v' } } },
       { at: at(0), paymentReferenceID: PAYMENT_ID }

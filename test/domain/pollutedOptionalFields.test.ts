@@ -27,8 +27,8 @@ const without = (o: Record<string, unknown>, key: string): Record<string, unknow
 const createCommand = (request: Record<string, unknown>, extra: Record<string, unknown> = {}): Command =>
   ({ type: 'CreatePayment', at: atOf(1), paymentReferenceID: idOf(1), request, ...extra }) as unknown as Command
 
-const cardWorld = (): World => handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, { at: atOf(1), paymentReferenceID: idOf(1) })[0]
-const invoiceWorld = (): World => handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest() }, { at: atOf(1), paymentReferenceID: idOf(1), kid: KID })[0]
+const cardWorld = (): World => handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, { at: atOf(1), paymentReferenceID: idOf(1) }).world
+const invoiceWorld = (): World => handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest() }, { at: atOf(1), paymentReferenceID: idOf(1), kid: KID }).world
 const stateOf = (w: World): Payment => w.payments.get(idOf(1)) as Payment
 
 /** What a run gives, as plain data (a world's maps as entries). */
@@ -95,7 +95,7 @@ describe('C3 own properties only: each optional field, polluted alone, adds noth
     pollutedBy('kid', KID, () => {
       const decided = transition(initialState, createCommand(invoiceRequest()))
       expect(decided._tag === 'Left' && decided.left.issues?.map((i) => [i.path, i.reason])).toStrictEqual([['kid', 'required']])
-      const [world, response] = handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest() }, { at: atOf(1), paymentReferenceID: idOf(1) })
+      const { world, response } = handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest() }, { at: atOf(1), paymentReferenceID: idOf(1) })
       expect([response.status, world]).toStrictEqual([500, emptyWorld])
     })
   })

@@ -4,7 +4,8 @@
  * `completeForm`, `failForm`, `receiveTransfer` and `receiveTransferByKid`: every answer's events
  * are what `transition` gives for the same command on the same state; replayed, the events of all
  * answers give every stored payment; each delivery's `eventID` names one of its answer's events;
- * and `[]` exactly when the world did not change.
+ * and `[]` exactly when the world did not change; `changes` number the same events, from the version
+ * the payment stood at (docs/rules.md C15).
  */
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
@@ -17,6 +18,7 @@ import {
   handle,
   receiveTransfer,
   receiveTransferByKid,
+  type Changes,
   type Deliveries,
   type World
 } from '../../src/http.js'
@@ -53,6 +55,7 @@ interface Answer {
   readonly world: World
   readonly deliveries: Deliveries
   readonly events: ReadonlyArray<PaymentEvent>
+  readonly changes: Changes
   /** The command the operation ran (for `transition` to give the same events), when it ran one. */
   readonly command: Command | undefined
 }
@@ -68,8 +71,8 @@ const run = (world: World, step: Step, tick: number, requests: ReadonlyArray<Rec
     const kid = kidOf(step.kid)
     const open = [...world.payments.values()].find((p) => p.kind === 'invoice' && p.status === 'Initiated' && p.kid === kid)
     const amount = amountOf(open, step.permille)
-    const [w, , deliveries, events] = receiveTransferByKid(world, { kid, amount }, ctx)
-    return { world: w, deliveries, events, command: { type: 'ReceiveInvoiceTransfer', at, amount, kid } }
+    const { world: w, deliveries, events, changes } = receiveTransferByKid(world, { kid, amount }, ctx)
+    return { world: w, deliveries, events, changes, command: { type: 'ReceiveInvoiceTransfer', at, amount, kid } }
   }
   const id = idOf(step.slot + 1)
   const path = `/payments/${id}`
@@ -77,41 +80,41 @@ const run = (world: World, step: Step, tick: number, requests: ReadonlyArray<Rec
   switch (step.t) {
     case 'create': {
       const request = requests[step.request] as Record<string, unknown>
-      const [w, , deliveries, events] = handle(world, { method: 'POST', path: '/payments', body: request }, { ...ctx, paymentReferenceID: id, kid: kidOf(step.kid) })
+      const { world: w, deliveries, events, changes } = handle(world, { method: 'POST', path: '/payments', body: request }, { ...ctx, paymentReferenceID: id, kid: kidOf(step.kid) })
       const kid = request['paymentGateway'] === 'invoice' ? { kid: kidOf(step.kid) } : {}
-      return { world: w, deliveries, events, command: { type: 'CreatePayment', at, paymentReferenceID: id, request, ...kid } as unknown as Command }
+      return { world: w, deliveries, events, changes, command: { type: 'CreatePayment', at, paymentReferenceID: id, request, ...kid } as unknown as Command }
     }
     case 'read': {
-      const [w, , deliveries, events] = handle(world, { method: 'GET', path }, ctx)
-      return { world: w, deliveries, events, command: undefined }
+      const { world: w, deliveries, events, changes } = handle(world, { method: 'GET', path }, ctx)
+      return { world: w, deliveries, events, changes, command: undefined }
     }
     case 'cancel':
     case 'charge':
     case 'refund': {
-      const [w, , deliveries, events] = handle(world, { method: 'POST', path: `${path}/${step.t}` }, ctx)
+      const { world: w, deliveries, events, changes } = handle(world, { method: 'POST', path: `${path}/${step.t}` }, ctx)
       const type = ({ cancel: 'CancelPayment', charge: 'ChargePayment', refund: 'RefundPayment' } as const)[step.t]
-      return { world: w, deliveries, events, command: { type, at } }
+      return { world: w, deliveries, events, changes, command: { type, at } }
     }
     case 'partial':
     case 'adjust': {
       const patch = payment === undefined ? { moneySplitPatch: [], newGrossAmount: 0 } : patchOf(payment, step.ops, step.reversed)
       const route = step.t === 'partial' ? 'refund/partially' : 'adjust'
-      const [w, , deliveries, events] = handle(world, { method: 'POST', path: `${path}/${route}`, body: patch }, ctx)
-      return { world: w, deliveries, events, command: { type: step.t === 'partial' ? 'RefundPartially' : 'AdjustInvoice', at, patch } as Command }
+      const { world: w, deliveries, events, changes } = handle(world, { method: 'POST', path: `${path}/${route}`, body: patch }, ctx)
+      return { world: w, deliveries, events, changes, command: { type: step.t === 'partial' ? 'RefundPartially' : 'AdjustInvoice', at, patch } as Command }
     }
     case 'complete': {
-      const [w, , deliveries, , events] = completeForm(world, id, ctx)
-      return { world: w, deliveries, events, command: { type: 'CompletePaymentForm', at } }
+      const { world: w, deliveries, events, changes } = completeForm(world, id, ctx)
+      return { world: w, deliveries, events, changes, command: { type: 'CompletePaymentForm', at } }
     }
     case 'fail': {
-      const [w, , deliveries, , events] = failForm(world, id, { ...ctx, ...(step.reason === undefined ? {} : { reason: step.reason }) })
-      return { world: w, deliveries, events, command: { type: 'FailPaymentForm', at, ...(step.reason === undefined ? {} : { reason: step.reason }) } }
+      const { world: w, deliveries, events, changes } = failForm(world, id, { ...ctx, ...(step.reason === undefined ? {} : { reason: step.reason }) })
+      return { world: w, deliveries, events, changes, command: { type: 'FailPaymentForm', at, ...(step.reason === undefined ? {} : { reason: step.reason }) } }
     }
     case 'transfer': {
       const kid = step.wrongKid ? kidOf(9) : (payment?.kid ?? kidOf(0))
       const amount = amountOf(payment, step.permille)
-      const [w, , deliveries, events] = receiveTransfer(world, id, { amount, kid }, ctx)
-      return { world: w, deliveries, events, command: { type: 'ReceiveInvoiceTransfer', at, amount, kid } }
+      const { world: w, deliveries, events, changes } = receiveTransfer(world, id, { amount, kid }, ctx)
+      return { world: w, deliveries, events, changes, command: { type: 'ReceiveInvoiceTransfer', at, amount, kid } }
     }
   }
 }
@@ -134,9 +137,10 @@ describe('C6: the events of every answer, replayed, give the stored payments', (
           const answer = run(world, step, tick, reqs)
           const touched = changed(before, answer.world)
           if (answer.events.length === 0) {
-            // nothing applied: the very world given, nothing sent
+            // nothing applied: the very world given, nothing sent, nothing to write
             expect(answer.world).toBe(before)
             expect(answer.deliveries).toStrictEqual([])
+            expect(answer.changes.payments).toStrictEqual([])
           } else {
             // one payment changed, by exactly what transition gives for the same command on the same state
             expect(touched.length).toBe(1)
@@ -145,11 +149,24 @@ describe('C6: the events of every answer, replayed, give the stored payments', (
             expect(answer.command).toBeDefined()
             const again = transition(old ?? initialState, answer.command as Command)
             expect(again).toStrictEqual(E.right([after, answer.events]))
-            log.set(key, [...(log.get(key) ?? []), ...answer.events])
+            // the change to write: from the version read, the state after, the same events numbered (C15)
+            const fromVersion = old?.version ?? 0
+            expect(answer.changes.payments).toStrictEqual([
+              {
+                paymentReferenceID: after.paymentReferenceID,
+                fromVersion,
+                state: after,
+                events: answer.events.map((event, i) => ({ version: fromVersion + i + 1, eventID: `${after.paymentReferenceID}:${String(fromVersion + i + 1)}`, event }))
+              }
+            ])
+            log.set(key, [...(log.get(key) ?? []), ...(answer.changes.payments[0]?.events.map((e) => e.event) ?? [])])
             // each delivery's eventID names one of the events of this answer: `<id>:<version after it>`
             const first = (old?.version ?? 0) + 1
             const named = new Set(answer.events.map((_, i) => `${after.paymentReferenceID}:${String(first + i)}`))
-            for (const d of answer.deliveries) expect(named).toContain(d.payload.eventID)
+            for (const d of answer.deliveries) {
+              expect(named).toContain(d.payload.eventID)
+              expect(d.id).toBe(d.payload.eventID)
+            }
             expect(after.version).toBe(first + answer.events.length - 1)
           }
           world = answer.world

@@ -24,13 +24,13 @@ describe('C6: a context fault is 500 InvalidContext, nothing changed', () => {
     const id = s.create(cardRequest())
     for (const at of ['now', '', null, 42, '2026-11-21T10:00:00Z']) {
       const ctx = { at, paymentReferenceID: idOf(50) } as never
-      const [after, create] = handle(s.world, { method: 'POST', path: '/payments', body: 'garbage' }, ctx)
+      const { world: after, response: create } = handle(s.world, { method: 'POST', path: '/payments', body: 'garbage' }, ctx)
       expect(create.status).toBe(500)
       expect(codeOf(create)).toBe('InvalidContext')
       expect(after).toBe(s.world)
       for (const route of routes) {
         for (const target of [id, idOf(77)]) {
-          const [w, r, deliveries] = handle(s.world, { method: 'POST', path: `/payments/${target}/${route}`, body: 'garbage' }, ctx)
+          const { world: w, response: r, deliveries } = handle(s.world, { method: 'POST', path: `/payments/${target}/${route}`, body: 'garbage' }, ctx)
           expect(r.status).toBe(500)
           expect(w).toBe(s.world)
           expect(deliveries).toEqual([])
@@ -41,7 +41,7 @@ describe('C6: a context fault is 500 InvalidContext, nothing changed', () => {
 
   it('cancel, charge and full refund keep their { success: false, error, code } body shape; the others { error: { code, message, issues } }', () => {
     const ctx = { at: 'now', paymentReferenceID: idOf(1) } as never
-    const send = (route: string): HttpResponse => handle(emptyWorld, { method: 'POST', path: `/payments/${idOf(1)}/${route}` }, ctx)[1]
+    const send = (route: string): HttpResponse => handle(emptyWorld, { method: 'POST', path: `/payments/${idOf(1)}/${route}` }, ctx).response
     const code = 'InvalidContext'
     expect(send('cancel').body).toStrictEqual({ response: null, success: false, error: expect.any(String) as string, code })
     expect(send('refund').body).toStrictEqual({ response: null, success: false, error: expect.any(String) as string, code })
@@ -56,17 +56,17 @@ describe('C6: a context fault is 500 InvalidContext, nothing changed', () => {
     const id = s.create(cardRequest())
     for (const paymentReferenceID of ['nope', '', null, undefined, 7]) {
       const ctx = { at: atOf(9), paymentReferenceID } as never
-      const [after, r] = handle(s.world, { method: 'POST', path: '/payments', body: cardRequest({ externalPaymentReferenceID: 'order-2' }) }, ctx)
+      const { world: after, response: r } = handle(s.world, { method: 'POST', path: '/payments', body: cardRequest({ externalPaymentReferenceID: 'order-2' }) }, ctx)
       expect(r.status).toBe(500)
       expect(after).toBe(s.world)
-      expect(handle(s.world, { method: 'POST', path: `/payments/${id}/cancel` }, ctx)[1].status).toBe(200)
+      expect(handle(s.world, { method: 'POST', path: `/payments/${id}/cancel` }, ctx).response.status).toBe(200)
     }
   })
 
   it('a catchAllUrl that is not an absolute http(s) URL: 500, and no delivery with a url that is not a string', () => {
     for (const catchAllUrl of BAD_URLS) {
       const ctx = { at: atOf(1), paymentReferenceID: idOf(1), catchAllUrl } as never
-      const [after, r, deliveries] = handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, ctx)
+      const { world: after, response: r, deliveries } = handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, ctx)
       expect(r.status).toBe(500)
       expect(codeOf(r)).toBe('InvalidContext')
       expect(after).toBe(emptyWorld)
@@ -74,7 +74,7 @@ describe('C6: a context fault is 500 InvalidContext, nothing changed', () => {
     }
     // absent, or an own undefined: no catch-all url, fine
     for (const ctx of [{ at: atOf(1), paymentReferenceID: idOf(1) }, { at: atOf(1), paymentReferenceID: idOf(1), catchAllUrl: undefined }]) {
-      expect(handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, ctx)[1].status).toBe(201)
+      expect(handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, ctx).response.status).toBe(201)
     }
   })
 
@@ -89,7 +89,7 @@ describe('C6: a context fault is 500 InvalidContext, nothing changed', () => {
         failForm(s.world, card, ctx as never),
         receiveTransfer(s.world, invoice, { amount: 1, kid: KID }, ctx as never)
       ]
-      for (const [after, result, deliveries] of results) {
+      for (const { world: after, result, deliveries } of results) {
         expect(E.isLeft(result) && result.left.code).toBe('InvalidContext')
         expect(after).toBe(s.world)
         expect(deliveries).toEqual([])
@@ -100,29 +100,29 @@ describe('C6: a context fault is 500 InvalidContext, nothing changed', () => {
 
 describe('C6: the order of checks — routing, the context, the request, then the KID of a new invoice', () => {
   it('routing first: 404 and 405 whatever the context', () => {
-    expect(handle(emptyWorld, { method: 'POST', path: '/nowhere' }, null as never)[1].status).toBe(404)
-    expect(handle(emptyWorld, { method: 'PUT', path: '/payments' }, { at: 'x' } as never)[1].status).toBe(405)
-    expect(handle(emptyWorld, { method: 'POST', path: '/payments/not-a-uuid/cancel' }, null as never)[1].status).toBe(404)
+    expect(handle(emptyWorld, { method: 'POST', path: '/nowhere' }, null as never).response.status).toBe(404)
+    expect(handle(emptyWorld, { method: 'PUT', path: '/payments' }, { at: 'x' } as never).response.status).toBe(405)
+    expect(handle(emptyWorld, { method: 'POST', path: '/payments/not-a-uuid/cancel' }, null as never).response.status).toBe(404)
   })
 
   it('the context before the request: a bad context and a bad body → 500, not 400', () => {
-    const r = handle(emptyWorld, { method: 'POST', path: '/payments', body: { grossAmount: 'x' } }, { at: atOf(1), paymentReferenceID: 'x' })[1]
+    const r = handle(emptyWorld, { method: 'POST', path: '/payments', body: { grossAmount: 'x' } }, { at: atOf(1), paymentReferenceID: 'x' }).response
     expect(r.status).toBe(500)
   })
 
   it('the KID after the request: a bad request without a KID → 400; a repeat with any KID → 200; a new invoice without a valid KID → 500', () => {
     const ctx: HandleContext = { at: atOf(1), paymentReferenceID: idOf(1), catchAllUrl: CATCH_ALL }
-    expect(handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest({ currency: 'nok' }) }, ctx)[1].status).toBe(400)
-    const [world, created] = handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest() }, { ...ctx, kid: KID })
+    expect(handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest({ currency: 'nok' }) }, ctx).response.status).toBe(400)
+    const { world, response: created } = handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest() }, { ...ctx, kid: KID })
     expect(created.status).toBe(201)
     for (const kid of [undefined, 'garbage', '12345675']) {
       const repeat = handle(world, { method: 'POST', path: '/payments', body: invoiceRequest() }, { ...ctx, paymentReferenceID: idOf(2), ...(kid !== undefined ? { kid } : {}) })
-      expect(repeat[1].status).toBe(200)
-      expect(repeat[0]).toBe(world)
+      expect(repeat.response.status).toBe(200)
+      expect(repeat.world).toBe(world)
       const fresh = handle(world, { method: 'POST', path: '/payments', body: invoiceRequest({ externalPaymentReferenceID: 'invoice-2' }) }, { ...ctx, paymentReferenceID: idOf(2), ...(kid !== undefined ? { kid } : {}) })
-      expect(fresh[1].status).toBe(500)
-      expect(codeOf(fresh[1])).toBe('InvalidContext')
-      expect(fresh[0]).toBe(world)
+      expect(fresh.response.status).toBe(500)
+      expect(codeOf(fresh.response)).toBe('InvalidContext')
+      expect(fresh.world).toBe(world)
     }
   })
 })

@@ -47,9 +47,9 @@ const unreadableContexts: ReadonlyArray<readonly [string, () => never]> = [
   ]
 ]
 
-const card = (): World => handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, { at: atOf(1), paymentReferenceID: idOf(1) })[0]
-const charged = (): World => completeForm(handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest({ chargeImmediately: true }) }, { at: atOf(1), paymentReferenceID: idOf(1) })[0], idOf(1), { at: atOf(2) })[0]
-const invoice = (): World => handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest() }, { at: atOf(1), paymentReferenceID: idOf(1), kid: KID })[0]
+const card = (): World => handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, { at: atOf(1), paymentReferenceID: idOf(1) }).world
+const charged = (): World => completeForm(handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest({ chargeImmediately: true }) }, { at: atOf(1), paymentReferenceID: idOf(1) }).world, idOf(1), { at: atOf(2) }).world
+const invoice = (): World => handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest() }, { at: atOf(1), paymentReferenceID: idOf(1), kid: KID }).world
 const payment = (w: World): Payment => w.payments.get(idOf(1)) as Payment
 
 const path = `/payments/${idOf(1)}`
@@ -65,14 +65,14 @@ describe('C6: an unreadable context is the service\'s fault: 500 InvalidContext,
         ['POST', `${path}/adjust`, patchOf(p, { 1: 1 })]
       ] as const
       for (const [method, target, body] of requests) {
-        const [after, response, deliveries, events] = handle(w, { method, path: target, body }, ctx())
+        const { world: after, response, deliveries, events } = handle(w, { method, path: target, body }, ctx())
         expect(response.status).toBe(500)
         expect(response.body).toMatchObject({ success: false, error: { code: 'InvalidContext' } })
         expect([after, deliveries, events]).toStrictEqual([w, [], []])
         expect(after).toBe(w)
       }
       for (const route of ['cancel', 'charge', 'refund']) {
-        const [after, response, deliveries, events] = handle(w, { method: 'POST', path: `${path}/${route}` }, ctx())
+        const { world: after, response, deliveries, events } = handle(w, { method: 'POST', path: `${path}/${route}` }, ctx())
         expect(response.status).toBe(500)
         expect(response.body).toMatchObject({ success: false, error: expect.any(String) as string })
         expect(after).toBe(w)
@@ -82,26 +82,26 @@ describe('C6: an unreadable context is the service\'s fault: 500 InvalidContext,
 
     it('handle: routing and reads come first and use no context', () => {
       const w = card()
-      expect(handle(w, { method: 'GET', path }, ctx())[1].status).toBe(200)
-      expect(handle(w, { method: 'DELETE', path }, ctx())[1].status).toBe(405)
-      expect(handle(w, { method: 'POST', path: '/nowhere' }, ctx())[1].status).toBe(404)
+      expect(handle(w, { method: 'GET', path }, ctx()).response.status).toBe(200)
+      expect(handle(w, { method: 'DELETE', path }, ctx()).response.status).toBe(405)
+      expect(handle(w, { method: 'POST', path: '/nowhere' }, ctx()).response.status).toBe(404)
     })
 
     it('the form: Left InvalidContext, the world as given, and the customer still goes to failedUrl', () => {
       const w = card()
-      for (const [after, result, deliveries, redirectUrl, events] of [completeForm(w, idOf(1), ctx()), failForm(w, idOf(1), ctx())]) {
+      for (const { world: after, result, deliveries, redirectUrl, events } of [completeForm(w, idOf(1), ctx()), failForm(w, idOf(1), ctx())]) {
         expect(E.isLeft(result) && result.left.code).toBe('InvalidContext')
         expect(after).toBe(w)
         expect(redirectUrl).toBe(payment(w).failedUrl)
         expect([deliveries, events]).toStrictEqual([[], []])
       }
       // no such payment: nowhere to send the customer
-      expect(completeForm(w, idOf(2), ctx())[3]).toBeUndefined()
+      expect(completeForm(w, idOf(2), ctx()).redirectUrl).toBeUndefined()
     })
 
     it('the bank: Left InvalidContext, the world as given', () => {
       const w = invoice()
-      for (const [after, result, deliveries, events] of [
+      for (const { world: after, result, deliveries, events } of [
         receiveTransfer(w, idOf(1), { amount: 100, kid: KID }, ctx()),
         receiveTransferByKid(w, { amount: 100, kid: KID }, ctx())
       ]) {
@@ -120,7 +120,7 @@ describe('C6: an unreadable context is the service\'s fault: 500 InvalidContext,
         throw new Error('no')
       }
     }
-    const [after, result, , redirectUrl, events] = failForm(w, idOf(1), ctx)
+    const { world: after, result, redirectUrl, events } = failForm(w, idOf(1), ctx)
     expect(E.isLeft(result) && result.left.code).toBe('InvalidContext')
     expect([after === w, redirectUrl, events]).toStrictEqual([true, payment(w).failedUrl, []])
   })
@@ -133,7 +133,7 @@ describe('C6: an unreadable context is the service\'s fault: 500 InvalidContext,
           throw new Error('no')
         }
       }) as never
-    expect(handle(card(), { method: 'POST', path: `${path}/cancel` }, throwing(atOf(3), 'kid'))[1].status).toBe(200)
-    expect(E.isRight(completeForm(card(), idOf(1), throwing(atOf(3), 'reason'))[1])).toBe(true)
+    expect(handle(card(), { method: 'POST', path: `${path}/cancel` }, throwing(atOf(3), 'kid')).response.status).toBe(200)
+    expect(E.isRight(completeForm(card(), idOf(1), throwing(atOf(3), 'reason')).result)).toBe(true)
   })
 })

@@ -35,15 +35,15 @@ describe('POST /payments decodes the request once', () => {
 
   it('a card create, an invoice create, a repeat and a refused request: one decoder call each', () => {
     const ctx = { at: atOf(1), paymentReferenceID: idOf(1) }
-    const [world, created] = handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, ctx)
+    const { world, response: created } = handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, ctx)
     expect(created.status).toBe(201)
     expect(decoder.calls()).toBe(1)
-    const [, invoice] = handle(world, { method: 'POST', path: '/payments', body: invoiceRequest() }, { ...ctx, paymentReferenceID: idOf(2), kid: KID })
+    const { response: invoice } = handle(world, { method: 'POST', path: '/payments', body: invoiceRequest() }, { ...ctx, paymentReferenceID: idOf(2), kid: KID })
     expect(invoice.status).toBe(201)
     expect(decoder.calls()).toBe(2)
-    expect(handle(world, { method: 'POST', path: '/payments', body: cardRequest() }, { ...ctx, paymentReferenceID: idOf(3) })[1].status).toBe(200)
+    expect(handle(world, { method: 'POST', path: '/payments', body: cardRequest() }, { ...ctx, paymentReferenceID: idOf(3) }).response.status).toBe(200)
     expect(decoder.calls()).toBe(3)
-    expect(handle(world, { method: 'POST', path: '/payments', body: cardRequest({ grossAmount: 1 }) }, ctx)[1].status).toBe(400)
+    expect(handle(world, { method: 'POST', path: '/payments', body: cardRequest({ grossAmount: 1 }) }, ctx).response.status).toBe(400)
     expect(decoder.calls()).toBe(4)
   })
 

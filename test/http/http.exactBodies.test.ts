@@ -1,6 +1,6 @@
 /**
  * Tests written against the survivors of a Stryker run on the wire mapping `paysplit/http`
- * (`src/http/responses.ts`, `src/http/routes.ts`, `src/http/webhooks.ts`; docs/testing.md, "Mutation testing"):
+ * (`src/http/responses.ts`, `src/http/routes.ts`, `src/service/webhooks.ts`; docs/testing.md, "Mutation testing"):
  * optional fields that a body or webhook carries only when set (absent, not `undefined`), the
  * sentences of the mismatch and adjustment responses (a message is part of the contract), the
  * path shapes at the edge of a route, a catch-all url that is the empty string, and a
@@ -13,8 +13,9 @@ import * as O from 'fp-ts/lib/Option.js'
 import { describe, expect, it } from 'vitest'
 import type { PaymentEvent } from '../../src/events.js'
 import { allowedMethods, matchRoute } from '../../src/http/routes.js'
-import { mismatchResponse, paymentCreatedOf } from '../../src/http/responses.js'
-import { webhookDeliveries, webhookEventTypeOf, webhookPaymentOf } from '../../src/http/webhooks.js'
+import { mismatchResponse } from '../../src/http/responses.js'
+import { paymentCreatedOf } from '../../src/service/views.js'
+import { webhookDeliveries, webhookEventTypeOf, webhookPaymentOf } from '../../src/service/webhooks.js'
 import {
   CATCH_ALL,
   FEE_ACCOUNT,
@@ -196,7 +197,7 @@ describe('routes.ts', () => {
 })
 
 // -------------------------------------------------------------------------------------
-// src/http/webhooks.ts
+// src/service/webhooks.ts
 // -------------------------------------------------------------------------------------
 
 describe('webhooks.ts', () => {

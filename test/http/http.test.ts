@@ -58,7 +58,7 @@ describe('routes (C6)', () => {
   ])('unknown path %j → 404 RouteNotFound', (path) => {
     expect(matchRoute('POST', path)).toStrictEqual(E.left({ reason: 'RouteNotFound' }))
     expect(allowedMethods(path)).toStrictEqual([])
-    const [, response] = handle(emptyWorld, { method: 'POST', path }, { at: atOf(0), paymentReferenceID: idOf(1) })
+    const { response } = handle(emptyWorld, { method: 'POST', path }, { at: atOf(0), paymentReferenceID: idOf(1) })
     expect(response.status).toBe(404)
     expect(response.body).toStrictEqual({
       success: false,
@@ -85,7 +85,7 @@ describe('routes (C6)', () => {
         expect(matchRoute(method, path)).toStrictEqual(E.left({ reason: 'MethodNotAllowed', allow }))
         expect(allowedMethods(path)).toStrictEqual(allow)
         // routing comes first: whatever the context
-        const [, response] = handle(emptyWorld, { method, path }, null as never)
+        const { response } = handle(emptyWorld, { method, path }, null as never)
         expect(response).toStrictEqual({
           status: 405,
           body: { success: false, error: { code: 'MethodNotAllowed', message: `This endpoint accepts ${allow.join(', ')} only.` } },
@@ -97,7 +97,7 @@ describe('routes (C6)', () => {
 
   it('a path id that is not a UUID → 404 PaymentNotFound, in the shape of its endpoint', () => {
     const send = (action: string) =>
-      handle(emptyWorld, { method: 'POST', path: `/payments/not-a-uuid/${action}` }, { at: atOf(0), paymentReferenceID: idOf(1) })[1]
+      handle(emptyWorld, { method: 'POST', path: `/payments/not-a-uuid/${action}` }, { at: atOf(0), paymentReferenceID: idOf(1) }).response
     const message = 'No payment has this paymentReferenceID.'
     const code = 'PaymentNotFound'
     expect(send('cancel')).toStrictEqual({ status: 404, body: { response: null, success: false, error: message, code } })
@@ -187,7 +187,7 @@ describe('httpStatusOf (C6: a status for every error code)', () => {
     AdjustNotAllowedInStatus: 409,
     TransferNotAllowedInStatus: 409,
     ConcurrentModification: 409,
-    IdempotencyKeyReused: 409,
+    IdempotencyKeyReused: 422,
     IdempotencyKeyInFlight: 409,
     PayloadTooLarge: 413,
     DuplicateKid: 409,

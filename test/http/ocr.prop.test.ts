@@ -158,7 +158,7 @@ const oneByOne = (world: World, t: OcrTransmission): [World, Array<string>, Deli
         outcomes.push('refused')
         continue
       }
-      const [next, result, sent, happened] = receiveTransferByKid(w, { kid: x.kid, amount: x.amount }, { at: atOf(50), catchAllUrl: CATCH_ALL })
+      const { world: next, result, deliveries: sent, events: happened } = receiveTransferByKid(w, { kid: x.kid, amount: x.amount }, { at: atOf(50), catchAllUrl: CATCH_ALL })
       w = next
       deliveries.push(...sent)
       events.push(...happened)
@@ -178,7 +178,7 @@ describe('C14: receiveOcrGiro over the kit\'s files', () => {
       fc.property(filesOfTransfers, ({ text }) => {
         const read = parseOcrGiro(text)
         if (E.isLeft(read)) throw new Error('the kit wrote a file paysplit refuses')
-        const [world, report, deliveries, events] = receiveOcrGiro(base, read.right, { at: atOf(50), catchAllUrl: CATCH_ALL })
+        const { world, report, deliveries, events } = receiveOcrGiro(base, read.right, { at: atOf(50), catchAllUrl: CATCH_ALL })
         const [expected, outcomes, expectedDeliveries, expectedEvents] = oneByOne(base, read.right)
         expect(world.payments).toStrictEqual(expected.payments)
         expect(world.customers).toBe(base.customers)
@@ -198,8 +198,8 @@ describe('C14: receiveOcrGiro over the kit\'s files', () => {
         const first = parseOcrGiro(text)
         const second = parseOcrGiro(text)
         if (E.isLeft(first) || E.isLeft(second)) throw new Error('the kit wrote a file paysplit refuses')
-        const [once] = receiveOcrGiro(base, first.right, { at: atOf(50) })
-        const [twice, report, deliveries, events] = receiveOcrGiro(once, second.right, { at: atOf(51) })
+        const { world: once } = receiveOcrGiro(base, first.right, { at: atOf(50) })
+        const { world: twice, report, deliveries, events } = receiveOcrGiro(once, second.right, { at: atOf(51) })
         expect(twice).toBe(once)
         expect(report.every((r) => r.outcome === 'duplicate')).toBe(true)
         expect(report).toHaveLength(first.right.assignments.reduce((n, a) => n + a.transactions.length, 0))

@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { kid as kidNumber, type PaymentError } from '../../src/index.js'
 import { emptyWorld, getPayment, parseOcrGiro, receiveOcrGiro, type OcrTransmission, type World } from '../../src/http.js'
-import { ocrGiroText } from '../../src/testing.js'
+import { ocrGiroText } from '../../src/http.js'
 import { CATCH_ALL, Session, atOf, invoiceRequest } from '../support/http.fixtures.js'
 import { transmissionOf } from '../support/ocr.fixtures.js'
 
@@ -237,7 +237,7 @@ describe('C14: receiveOcrGiro', () => {
         ])
       )
     )
-    const [world, report, deliveries, events] = receiveOcrGiro(s.world, t, { at: atOf(100), catchAllUrl: CATCH_ALL })
+    const { world, report, deliveries, events } = receiveOcrGiro(s.world, t, { at: atOf(100), catchAllUrl: CATCH_ALL })
     expect(report.map((r) => [r.transactionNumber, r.outcome, r.outcome === 'matched' ? r.paymentReferenceID : r.outcome === 'refused' ? r.error.issues?.[0]?.path : undefined])).toStrictEqual([
       [1, 'matched', ids[0]],
       [2, 'unmatched', undefined],
@@ -263,15 +263,15 @@ describe('C14: receiveOcrGiro', () => {
   it('a transmission applies once: again, it changes nothing and reports every row duplicate; another number applies', () => {
     const { s, ids } = withInvoices(1)
     const t = transmissionOf([{ kid: kidOf(1), amount: 4000 }])
-    const [w1, r1] = receiveOcrGiro(s.world, t, { at: atOf(100) })
+    const { world: w1, report: r1 } = receiveOcrGiro(s.world, t, { at: atOf(100) })
     expect(r1[0]?.outcome).toBe('matched')
-    const [w2, r2, d2, e2] = receiveOcrGiro(w1, t, { at: atOf(101) })
+    const { world: w2, report: r2, deliveries: d2, events: e2 } = receiveOcrGiro(w1, t, { at: atOf(101) })
     expect(w2).toBe(w1)
     expect([r2, d2, e2]).toStrictEqual([[{ transactionNumber: 1, kid: kidOf(1), amount: 4000, outcome: 'duplicate' }], [], []])
     // the same number from another data sender, or another number: a transmission of its own
-    const [w3, r3] = receiveOcrGiro(w2, { ...t, transmissionNumber: '0000002' }, { at: atOf(102) })
+    const { world: w3, report: r3 } = receiveOcrGiro(w2, { ...t, transmissionNumber: '0000002' }, { at: atOf(102) })
     expect(r3[0]?.outcome).toBe('matched')
-    const [, r4] = receiveOcrGiro(w3, { ...t, dataSender: '12341234' }, { at: atOf(103) })
+    const { report: r4 } = receiveOcrGiro(w3, { ...t, dataSender: '12341234' }, { at: atOf(103) })
     expect(r4[0]?.outcome).toBe('matched')
     const p = getPayment(w3, ids[0]!)
     expect(p._tag === 'Some' && p.value.paidAmount).toBe(8000)
@@ -280,21 +280,22 @@ describe('C14: receiveOcrGiro', () => {
   it('a context that is not valid refuses every row with InvalidContext and remembers nothing', () => {
     const { s } = withInvoices(1)
     const t = transmissionOf([{ kid: kidOf(1), amount: 4000 }])
-    const [w, report] = receiveOcrGiro(s.world, t, { at: 'yesterday' })
+    const { world: w, report } = receiveOcrGiro(s.world, t, { at: 'yesterday' })
     expect(w).toBe(s.world)
     expect(report[0]?.outcome === 'refused' && report[0].error.code).toBe('InvalidContext')
-    const [, again] = receiveOcrGiro(w, t, { at: atOf(1) })
+    const { report: again } = receiveOcrGiro(w, t, { at: atOf(1) })
     expect(again[0]?.outcome).toBe('matched')
   })
 
   it('the world given is not changed; a polluted prototype adds no applied transmission', () => {
     const { s } = withInvoices(1)
-    const before: World = s.world
+    // a world without its own ocrTransmissions (one built by hand)
+    const before: World = { payments: s.world.payments, customers: s.world.customers, references: s.world.references }
     const t = transmissionOf([{ kid: kidOf(1), amount: 4000 }])
     const proto = Object.prototype as Record<string, unknown>
-    proto['ocrTransmissions'] = new Set(['00008080/0000001'])
+    proto['ocrTransmissions'] = new Map([['00008080/0000001', { dataSender: '00008080', transmissionNumber: '0000001', at: atOf(0) }]])
     try {
-      const [, report] = receiveOcrGiro(before, t, { at: atOf(1) })
+      const { report } = receiveOcrGiro(before, t, { at: atOf(1) })
       expect(report[0]?.outcome).toBe('matched')
     } finally {
       delete proto['ocrTransmissions']
@@ -304,7 +305,7 @@ describe('C14: receiveOcrGiro', () => {
   })
 
   it('an empty world: every transfer unmatched', () => {
-    const [, report] = receiveOcrGiro(emptyWorld, read(SPEC), { at: atOf(1) })
+    const { report } = receiveOcrGiro(emptyWorld, read(SPEC), { at: atOf(1) })
     expect(report).toHaveLength(20)
     expect(new Set(report.map((r) => r.outcome))).toStrictEqual(new Set(['unmatched']))
   })

@@ -67,6 +67,9 @@ const pollution: Readonly<Record<string, unknown>> = {
 const seen = (u: unknown): string =>
   JSON.stringify(u, (_, v: unknown) => (v instanceof Map ? { map: [...(v as Map<unknown, unknown>).entries()] } : v))
 
+/** An operation's record without its world (the world is compared as it goes). */
+const outcomeOf = (r: object): ReadonlyArray<[string, unknown]> => Object.entries(r).filter(([k]) => k !== 'world')
+
 /** The answers of every export along a card's and an invoice's life, through handle and the world operations. */
 const life = (): ReadonlyArray<unknown> => {
   const out: Array<unknown> = []
@@ -78,7 +81,7 @@ const life = (): ReadonlyArray<unknown> => {
   }
   const send = (method: string, path: string, body?: unknown, extra?: Record<string, unknown>) => {
     const request = body === undefined ? { method, path } : { method, path, body }
-    const [next, response, deliveries] = handle(world, request, ctx(extra))
+    const { world: next, response, deliveries } = handle(world, request, ctx(extra))
     world = next
     out.push(response, deliveries, deliveries.map((d) => webhookMessage(d, { timestamp: 1795255200 })))
     return response
@@ -97,8 +100,8 @@ const life = (): ReadonlyArray<unknown> => {
     () => failForm(world, card, { at: atOf(101) })
   ]) {
     const r = step()
-    world = r[0]
-    out.push(r.slice(1))
+    world = r.world
+    out.push(outcomeOf(r))
   }
   send('POST', `/payments/${card}/charge`)
   const payment = world.payments.get(card)
@@ -109,10 +112,10 @@ const life = (): ReadonlyArray<unknown> => {
   const invoice = idOf(n)
   send('POST', '/payments', invoiceRequest({ externalPaymentReferenceID: 'invoice-2' }), { kid: KID })
   const t1 = receiveTransfer(world, invoice, { amount: 1000, kid: KID }, { at: atOf(200) })
-  world = t1[0]
+  world = t1.world
   const t2 = receiveTransferByKid(world, { amount: 9000, kid: KID }, { at: atOf(201) })
-  world = t2[0]
-  out.push(t1.slice(1), t2.slice(1), receiveTransferByKid(world, { amount: 1, kid: KID }, { at: atOf(202) }).slice(1))
+  world = t2.world
+  out.push(outcomeOf(t1), outcomeOf(t2), outcomeOf(receiveTransferByKid(world, { amount: 1, kid: KID }, { at: atOf(202) })))
   out.push(getPayment(world, card), getCustomer(world, 'customer-42'), [...world.payments.values()], [...world.customers.entries()])
   // the building blocks, on the payments of that life
   const p = world.payments.get(card)

@@ -1,5 +1,5 @@
 /**
- * Branches and fallbacks of src/http/service.ts (the service model behind `handle`) that the other
+ * Branches and fallbacks of src/http/handle.ts (the service model behind `handle`) that the other
  * tests left uncovered (measured with `npm run test:coverage`): worlds built by hand, and inputs
  * whose getters answer differently on each read or throw. The branch that no input can reach is
  * marked `v8 ignore` in src/ and listed in docs/testing.md.
@@ -25,7 +25,7 @@ class BrokenMap<K, V> extends Map<K, V> {
 
 describe('service: the remaining branches', () => {
   it('a repeat of a create whose stored request differs in shape (a list where an object was) is a 409 duplicate', () => {
-    const [world, created] = create(emptyWorld, cardRequest())
+    const { world, response: created } = create(emptyWorld, cardRequest())
     expect(created.status).toBe(201)
     const stored = world.references.get('order-1001')
     expect(stored).toBeDefined()
@@ -35,7 +35,7 @@ describe('service: the remaining branches', () => {
       ...world,
       references: new Map([['order-1001', { ...stored, request: { ...stored.request, moneySplitList: {} as never } }]])
     }
-    const [after, repeat] = create(handMade, cardRequest(), idOf(2))
+    const { world: after, response: repeat } = create(handMade, cardRequest(), idOf(2))
     expect(repeat.status).toBe(409)
     expect((repeat.body as { error: { code: string } }).error.code).toBe('DuplicateExternalPaymentReference')
     expect(after).toBe(handMade)
@@ -45,7 +45,7 @@ describe('service: the remaining branches', () => {
     let reads = 0
     const body = cardRequest()
     Object.defineProperty(body, 'grossAmount', { enumerable: true, get: () => (++reads === 1 ? 'ten thousand' : 10000) })
-    const [after, response, deliveries] = create(emptyWorld, body)
+    const { world: after, response, deliveries } = create(emptyWorld, body)
     expect(reads).toBe(1) // decoded by handle only; the decider takes the decoded request
     expect(response.status).toBe(400)
     expect(after).toBe(emptyWorld)
@@ -60,14 +60,14 @@ describe('service: the remaining branches', () => {
 
   it('a form or bank operation on a world that cannot be read is ValidationFailed and changes nothing', () => {
     const broken: World = { payments: new BrokenMap(), customers: new BrokenMap(), references: new BrokenMap() }
-    const [after, result, deliveries] = receiveTransfer(broken, idOf(1), { amount: 1, kid: '12345674' }, ctx)
+    const { world: after, result, deliveries } = receiveTransfer(broken, idOf(1), { amount: 1, kid: '12345674' }, ctx)
     expect(after).toBe(broken)
     expect(result._tag === 'Left' && result.left.code).toBe('ValidationFailed')
     expect(deliveries).toEqual([])
   })
 
   it('a create whose context has a paymentReferenceID that is not a string is a 500 InvalidContext at paymentReferenceID', () => {
-    const [after, response] = handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, { at: atOf(0), paymentReferenceID: 42 as never })
+    const { world: after, response } = handle(emptyWorld, { method: 'POST', path: '/payments', body: cardRequest() }, { at: atOf(0), paymentReferenceID: 42 as never })
     expect(response.status).toBe(500)
     expect(after).toBe(emptyWorld)
     const error = (response.body as { error: { code: string; issues?: ReadonlyArray<{ path: string }> } }).error

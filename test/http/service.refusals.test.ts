@@ -1,5 +1,5 @@
 /**
- * Tests written against the survivors of a Stryker run on `src/http/service.ts` (docs/testing.md,
+ * Tests written against the survivors of a Stryker run on `src/http/handle.ts` (docs/testing.md,
  * "Mutation testing"): what is a World, a request and a context and what is not (a function
  * carrying the three Maps, Map-like objects, a world without `references`, a String object as an
  * id: each a 400 or `ValidationFailed` or none, never the answer the next step would give), the
@@ -9,7 +9,7 @@
  * stored reference of a card (no `kid` key), the empty id a non-string context id is looked up
  * as, and how often a getter of the context is read. Named after the behaviour, not after the
  * mutants; the comments name the mutants (lines as of commit a5752b5). The survivors that no test
- * can tell apart, and the simplifications of `src/http/service.ts`, are explained in docs/testing.md.
+ * can tell apart, and the simplifications of `src/http/handle.ts`, are explained in docs/testing.md.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
@@ -47,7 +47,7 @@ const create = (world: World, body: unknown, paymentReferenceID = idOf(1), kid?:
 
 /** The world after one card create (idOf(1), reference order-1001), and its payment. */
 const oneCard = (body: Record<string, unknown> = cardRequest()): { world: World; payment: Payment } => {
-  const [world, r] = create(emptyWorld, body)
+  const { world, response: r } = create(emptyWorld, body)
   expect(r.status).toBe(201)
   const payment = world.payments.get(idOf(1))
   if (payment === undefined) throw new Error('expected the payment')
@@ -66,7 +66,7 @@ const codeOf = (body: unknown): string => (body as { error: { code: string } }).
 describe('handle: a world, request or context that cannot be read is a 400 before any route is matched', () => {
   it('the response to an unmatched route is a 404 when everything can be read', () => {
     // the baseline of the tests below
-    const [after, r, deliveries] = handle(emptyWorld, nowhere, ctx)
+    const { world: after, response: r, deliveries } = handle(emptyWorld, nowhere, ctx)
     expect(r).toStrictEqual({ status: 404, body: { success: false, error: { code: 'RouteNotFound', message: 'No endpoint has this path.' } } })
     expect(after).toBe(emptyWorld)
     expect(deliveries).toEqual([])
@@ -76,7 +76,7 @@ describe('handle: a world, request or context that cannot be read is a 400 befor
     // kills 391:9 (the guard → false; `(a || b) || c` → `(a || b) && c`; `a || b` → false; `a || b` → `a && b`),
     // 391:66 (the block → {}), 115:3 (isWorld → true; its last `&&` → `||`)
     const partial = { payments: new Map(), customers: new Map() } as unknown as World
-    const [after, r, deliveries] = handle(partial, nowhere, ctx)
+    const { world: after, response: r, deliveries } = handle(partial, nowhere, ctx)
     expect(r).toStrictEqual(unreadableResponse)
     expect(after).toBe(partial)
     expect(deliveries).toEqual([])
@@ -86,23 +86,23 @@ describe('handle: a world, request or context that cannot be read is a 400 befor
     // kills 115:3 (`typeof w === 'object' && w !== null && payments` → `… || payments`; the first two
     // conjuncts → true; `typeof w === 'object' || w !== null`; `typeof w === 'object'` → true)
     const fn = Object.assign(() => undefined, { payments: new Map(), customers: new Map(), references: new Map() })
-    const [after, r] = handle(fn, nowhere, ctx)
+    const { world: after, response: r } = handle(fn, nowhere, ctx)
     expect(r).toStrictEqual(unreadableResponse)
     expect(after).toBe(fn)
   })
 
   it('a request that is no object (a number) is a 400, not the 404 its missing method and path would get', () => {
     // kills 110:47 (isObject → true; `typeof u === 'object'` → true; `&&` → `||`)
-    const [after, r] = handle(emptyWorld, 42 as unknown as { method: string; path: string }, ctx)
+    const { world: after, response: r } = handle(emptyWorld, 42 as unknown as { method: string; path: string }, ctx)
     expect(r).toStrictEqual(unreadableResponse)
     expect(after).toBe(emptyWorld)
   })
 
   it('a null context: routing comes first (404), then the context (500 InvalidContext) for a route that changes something', () => {
-    const [after, r] = handle(emptyWorld, nowhere, null as never)
+    const { world: after, response: r } = handle(emptyWorld, nowhere, null as never)
     expect(r.status).toBe(404)
     expect(after).toBe(emptyWorld)
-    const [again, fault] = handle(emptyWorld, { method: 'POST', path: `/payments/${idOf(1)}/cancel` }, null as never)
+    const { world: again, response: fault } = handle(emptyWorld, { method: 'POST', path: `/payments/${idOf(1)}/cancel` }, null as never)
     expect(fault.status).toBe(500)
     expect(fault.body).toStrictEqual({ response: null, success: false, error: expect.any(String) as string, code: 'InvalidContext' })
     expect(again).toBe(emptyWorld)
@@ -149,7 +149,7 @@ describe('completeForm, failForm, receiveTransfer: what they refuse before the d
   it('receiveTransferByKid reads the world before the context: what is no world is unreadable, whatever the context and transfer', () => {
     // kills bank.ts receiveTransferByKid's world guard (→ false): without it a bad context would answer first
     for (const world of [null, 42, {}, { payments: new Map() }]) {
-      const [same, result, deliveries] = receiveTransferByKid(world as never, { kid: 'x', amount: -1 }, null as never)
+      const { world: same, result, deliveries } = receiveTransferByKid(world as never, { kid: 'x', amount: -1 }, null as never)
       expect(same).toBe(world)
       expect(result).toStrictEqual(E.left({ code: 'ValidationFailed', message: 'The input is not valid: 1 problem (see issues).', issues: [UNREADABLE] }))
       expect(deliveries).toStrictEqual([])
@@ -159,7 +159,7 @@ describe('completeForm, failForm, receiveTransfer: what they refuse before the d
   it('a world without references is ValidationFailed, not the PaymentNotFound of its empty payments', () => {
     // kills 416:9 (the guard → false; `(a || b) || c` → `(a || b) && c`; `a || b` → false; `a || b` → `a && b`), 416:86 (the block → {})
     const partial = { payments: new Map(), customers: new Map() } as unknown as World
-    const [after, result, deliveries] = completeForm(partial, idOf(1), { at: atOf(2) })
+    const { world: after, result, deliveries } = completeForm(partial, idOf(1), { at: atOf(2) })
     expect(result).toStrictEqual(E.left(unreadableError))
     expect(after).toBe(partial)
     expect(deliveries).toEqual([])
@@ -168,14 +168,14 @@ describe('completeForm, failForm, receiveTransfer: what they refuse before the d
   it('the id must be a string: a String object of a stored id is ValidationFailed, the payment untouched', () => {
     // kills 416:28 (`typeof paymentReferenceID !== 'string'` → false), 416:9 (the guard → false)
     const { world, payment } = oneCard()
-    const [after, result] = completeForm(world, new String(idOf(1)) as unknown as string, { at: atOf(2) })
+    const { world: after, result } = completeForm(world, new String(idOf(1)) as unknown as string, { at: atOf(2) })
     expect(result).toStrictEqual(E.left(unreadableError))
     expect(after).toBe(world)
     expect(after.payments.get(idOf(1))).toBe(payment)
   })
 
   it('a null context is InvalidContext, even for a payment nobody created', () => {
-    const [after, result, , redirectUrl] = completeForm(emptyWorld, idOf(9), null as never)
+    const { world: after, result, redirectUrl } = completeForm(emptyWorld, idOf(9), null as never)
     expect(E.isLeft(result) && result.left.code).toBe('InvalidContext')
     expect(after).toBe(emptyWorld)
     expect(redirectUrl).toBeUndefined()
@@ -184,18 +184,18 @@ describe('completeForm, failForm, receiveTransfer: what they refuse before the d
   it('a payment nobody created: PaymentNotFound in the service\'s sentence, before the command is looked at', () => {
     // kills 419:9 (`!world.payments.has(…)` → false: the decider's own PaymentNotFound sentence, and
     // its ValidationFailed for the transfer's amount)
-    expect(completeForm(emptyWorld, idOf(9), { at: atOf(2) })[1]).toStrictEqual(
+    expect(completeForm(emptyWorld, idOf(9), { at: atOf(2) }).result).toStrictEqual(
       E.left({ code: 'PaymentNotFound', message: 'No payment has this paymentReferenceID.' })
     )
-    expect(receiveTransfer(emptyWorld, idOf(9), { amount: -1, kid: '' }, { at: atOf(2) })[1]).toStrictEqual(
+    expect(receiveTransfer(emptyWorld, idOf(9), { amount: -1, kid: '' }, { at: atOf(2) }).result).toStrictEqual(
       E.left({ code: 'PaymentNotFound', message: 'No payment has this paymentReferenceID.' })
     )
   })
 
   it('a null transfer is read as one without amount or kid: the decider\'s amount issue', () => {
     // kills 110:72 (`u !== null` → true), 110:47 (`&&` → `||`; isObject → true): `null.amount` would throw
-    const [world] = create(emptyWorld, invoiceRequest(), idOf(1), KID)
-    const [after, result] = receiveTransfer(world, idOf(1), null as never, { at: atOf(2) })
+    const { world } = create(emptyWorld, invoiceRequest(), idOf(1), KID)
+    const { world: after, result } = receiveTransfer(world, idOf(1), null as never, { at: atOf(2) })
     expect(result).toStrictEqual(
       E.left({
         code: 'ValidationFailed',
@@ -216,7 +216,7 @@ describe('completeForm, failForm, receiveTransfer: what they refuse before the d
         return reads === 1 ? 'first answer' : 'card declined'
       }
     }
-    const [, result] = failForm(world, idOf(1), failCtx)
+    const { result } = failForm(world, idOf(1), failCtx)
     expect(reads).toBe(1)
     expect(E.isRight(result) && result.right.formAttempts).toStrictEqual([{ at: atOf(2), reason: 'first answer' }])
   })
@@ -236,7 +236,7 @@ describe('POST /payments: a repeat is the same request only when it is equal to 
     // kills 212:12 (the array comparison → true; `&&` → `||`; `a.length === b.length` → true): the
     // stored list is a prefix of the new one
     const { world } = oneCard(cardRequest({ moneySplitList: splits }))
-    const [after, r] = create(world, cardRequest({ moneySplitList: [...splits, { connectedAccountID: OTHER_ACCOUNT, amount: 0, isFee: false }] }), idOf(2))
+    const { world: after, response: r } = create(world, cardRequest({ moneySplitList: [...splits, { connectedAccountID: OTHER_ACCOUNT, amount: 0, isFee: false }] }), idOf(2))
     expect(r.status).toBe(409)
     expect(codeOf(r.body)).toBe('DuplicateExternalPaymentReference')
     expect(after).toBe(world)
@@ -249,7 +249,7 @@ describe('POST /payments: a repeat is the same request only when it is equal to 
       { connectedAccountID: SELLER, amount: 8000, isFee: false },
       { connectedAccountID: FEE_ACCOUNT, amount: 2000, isFee: true }
     ]
-    const [after, r] = create(world, cardRequest({ moneySplitList: moved }), idOf(2))
+    const { world: after, response: r } = create(world, cardRequest({ moneySplitList: moved }), idOf(2))
     expect(r.status).toBe(409)
     expect(after).toBe(world)
   })
@@ -259,7 +259,7 @@ describe('POST /payments: a repeat is the same request only when it is equal to 
     // key of the stored request is in the new one, with the same value
     const withoutTag = Object.fromEntries(Object.entries(cardRequest()).filter(([k]) => k !== 'externalObjectIdTag'))
     const { world } = oneCard(withoutTag)
-    const [after, r] = create(world, cardRequest(), idOf(2))
+    const { world: after, response: r } = create(world, cardRequest(), idOf(2))
     expect(r.status).toBe(409)
     expect(codeOf(r.body)).toBe('DuplicateExternalPaymentReference')
     expect(after).toBe(world)
@@ -273,7 +273,7 @@ describe('POST /payments: a repeat is the same request only when it is equal to 
     const asObject = Object.fromEntries(stored.request.moneySplitList.map((split, i) => [String(i), split]))
     expect(Object.keys(asObject)).toEqual(['0', '1'])
     const handMade: World = { ...world, references: new Map([['order-1001', { ...stored, request: { ...stored.request, moneySplitList: asObject as never } }]]) }
-    const [after, r] = create(handMade, cardRequest(), idOf(2))
+    const { world: after, response: r } = create(handMade, cardRequest(), idOf(2))
     expect(r.status).toBe(409)
     expect(after).toBe(handMade)
   })
@@ -285,7 +285,7 @@ describe('POST /payments: a repeat is the same request only when it is equal to 
     if (stored === undefined) throw new Error('expected the reference')
     const list = Object.assign([...stored.request.moneySplitList], { note: 'kept by a store' })
     const handMade: World = { ...world, references: new Map([['order-1001', { ...stored, request: { ...stored.request, moneySplitList: list } }]]) }
-    const [after, r, deliveries] = create(handMade, cardRequest(), idOf(2))
+    const { world: after, response: r, deliveries } = create(handMade, cardRequest(), idOf(2))
     expect(r.status).toBe(200)
     expect((r.body as { paymentIntent: { paymentCreated: { paymentReferenceID: string } } }).paymentIntent.paymentCreated.paymentReferenceID).toBe(payment.paymentReferenceID)
     expect(after).toBe(handMade)
@@ -294,7 +294,7 @@ describe('POST /payments: a repeat is the same request only when it is equal to 
 
   it('the 409 says the reference is taken, without quoting it (C3: no message copies the input)', () => {
     const { world } = oneCard()
-    const [, r] = create(world, cardRequest({ description: 'Three tickets' }), idOf(2))
+    const { response: r } = create(world, cardRequest({ description: 'Three tickets' }), idOf(2))
     expect(r).toStrictEqual({
       status: 409,
       body: {
@@ -313,18 +313,18 @@ describe('POST /payments: what the world stores and looks up', () => {
     // kills 293:5 (`kid !== undefined` → true: `kid: undefined` stored with a card's reference)
     const { world } = oneCard()
     const card = world.references.get('order-1001')
-    expect(card && Object.keys(card)).toEqual(['paymentReferenceID', 'request'])
+    expect(card && Object.keys(card)).toEqual(['externalPaymentReferenceID', 'paymentReferenceID', 'request'])
     expect(card?.paymentReferenceID).toBe(idOf(1))
-    const [w2] = create(world, invoiceRequest(), idOf(2), KID)
+    const { world: w2 } = create(world, invoiceRequest(), idOf(2), KID)
     const invoice = w2.references.get('invoice-2001')
-    expect(invoice && Object.keys(invoice)).toEqual(['paymentReferenceID', 'request', 'kid'])
+    expect(invoice && Object.keys(invoice)).toEqual(['externalPaymentReferenceID', 'paymentReferenceID', 'request', 'kid'])
     expect(invoice?.kid).toBe(KID)
   })
 
   it('a context id that is no string is the service\'s fault, even where a hand-made world holds a payment under \'\'', () => {
     const { world, payment } = oneCard()
     const handMade: World = { ...world, payments: new Map([['', payment]]) }
-    const [after, r] = handle(handMade, { method: 'POST', path: '/payments', body: cardRequest({ externalPaymentReferenceID: 'order-2' }) }, { at: atOf(2), paymentReferenceID: 42 as never })
+    const { world: after, response: r } = handle(handMade, { method: 'POST', path: '/payments', body: cardRequest({ externalPaymentReferenceID: 'order-2' }) }, { at: atOf(2), paymentReferenceID: 42 as never })
     expect(r.status).toBe(500)
     expect(codeOf(r.body)).toBe('InvalidContext')
     expect(after).toBe(handMade)
@@ -340,7 +340,7 @@ describe('POST /payments: what the world stores and looks up', () => {
         return reads === 2 ? 'not a KID' : KID
       }
     }
-    const [world, r] = handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest() }, kidCtx)
+    const { world, response: r } = handle(emptyWorld, { method: 'POST', path: '/payments', body: invoiceRequest() }, kidCtx)
     expect(reads).toBe(1)
     expect(r.status).toBe(201)
     expect(world.payments.get(idOf(1))?.kid).toBe(KID)

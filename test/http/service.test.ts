@@ -540,12 +540,12 @@ describe('the payment form and the bank (C6)', () => {
   })
 
   it('operations on an unknown payment leave the world as it was', () => {
-    const [w, r, d] = completeForm(emptyWorld, idOf(5), { at: atOf(1) })
+    const { world: w, result: r, deliveries: d } = completeForm(emptyWorld, idOf(5), { at: atOf(1) })
     expect(w).toBe(emptyWorld)
     expect(r).toMatchObject(E.left({ code: 'PaymentNotFound' }))
     expect(d).toStrictEqual([])
-    expect(failForm(emptyWorld, idOf(5), { at: atOf(1) })[1]).toMatchObject(E.left({ code: 'PaymentNotFound' }))
-    expect(receiveTransfer(emptyWorld, idOf(5), { amount: 1, kid: KID }, { at: atOf(1) })[1]).toMatchObject(E.left({ code: 'PaymentNotFound' }))
+    expect(failForm(emptyWorld, idOf(5), { at: atOf(1) }).result).toMatchObject(E.left({ code: 'PaymentNotFound' }))
+    expect(receiveTransfer(emptyWorld, idOf(5), { amount: 1, kid: KID }, { at: atOf(1) }).result).toMatchObject(E.left({ code: 'PaymentNotFound' }))
   })
 })
 
@@ -591,7 +591,7 @@ describe('the world is an immutable value', () => {
             case 'card':
             case 'invoice': {
               const body = kind === 'invoice' ? invoiceRequest({ externalPaymentReferenceID: `i-${String(n)}` }) : cardRequest({ externalPaymentReferenceID: `c-${String(n)}`, chargeImmediately: kind === 'card' })
-              const [w, r] = handle(world, { method: 'POST', path: '/payments', body }, { at, paymentReferenceID: idOf(clock), kid: KID, catchAllUrl: CATCH_ALL })
+              const { world: w, response: r } = handle(world, { method: 'POST', path: '/payments', body }, { at, paymentReferenceID: idOf(clock), kid: KID, catchAllUrl: CATCH_ALL })
               if (r.status === 201) ids.push(idOf(clock))
               next = w
               failed = r.status >= 400
@@ -600,7 +600,7 @@ describe('the world is an immutable value', () => {
             case 'complete':
             case 'fail':
             case 'transfer': {
-              const [w, r] =
+              const { world: w, result: r } =
                 kind === 'complete'
                   ? completeForm(world, id, { at })
                   : kind === 'fail'
@@ -614,7 +614,7 @@ describe('the world is an immutable value', () => {
               const p = world.payments.get(id)
               const body = p === undefined ? {} : patchOf(p, { 1: n === 0 ? 'delete' : Math.max(0, (p.moneySplits[0]?.amount ?? 0) - 500) })
               const action = kind === 'partial' ? 'refund/partially' : kind
-              const [w, r] = handle(world, { method: 'POST', path: `/payments/${id}/${action}`, body }, { at, paymentReferenceID: idOf(clock) })
+              const { world: w, response: r } = handle(world, { method: 'POST', path: `/payments/${id}/${action}`, body }, { at, paymentReferenceID: idOf(clock) })
               next = w
               failed = r.status >= 400
             }
@@ -645,14 +645,14 @@ describe('the world is an immutable value', () => {
   it('handle, completeForm, failForm, receiveTransfer, getPayment and getCustomer never throw, whatever they are given', () => {
     fc.assert(
       fc.property(fc.anything(), fc.anything(), fc.anything(), (a, b, c) => {
-        const [, response, deliveries] = handle(a as World, b as never, c as never)
+        const { response, deliveries } = handle(a as World, b as never, c as never)
         expect(typeof response.status).toBe('number')
         expect(Array.isArray(deliveries)).toBe(true)
-        const [, req] = handle(emptyWorld, { method: 'POST', path: '/payments', body: a }, c as never)
+        const { response: req } = handle(emptyWorld, { method: 'POST', path: '/payments', body: a }, c as never)
         expect(req.status).toBeGreaterThanOrEqual(400)
-        expect(completeForm(a as World, b as string, c as never)[1]._tag).toBe('Left')
-        expect(failForm(emptyWorld, b as string, c as never)[1]._tag).toBe('Left')
-        expect(receiveTransfer(a as World, b as string, c as never, a as never)[1]._tag).toBe('Left')
+        expect(completeForm(a as World, b as string, c as never).result._tag).toBe('Left')
+        expect(failForm(emptyWorld, b as string, c as never).result._tag).toBe('Left')
+        expect(receiveTransfer(a as World, b as string, c as never, a as never).result._tag).toBe('Left')
         expect(getPayment(a as World, b as string)._tag).toBe('None')
         expect(getCustomer(a as World, b as string)._tag).toBe('None')
       })
@@ -662,12 +662,12 @@ describe('the world is an immutable value', () => {
   it('a hostile request (throwing getters) is an error response, not an exception', () => {
     const hostile = new Proxy({}, { get: () => { throw new Error('boom') } })
     // it has no own method or path: no route
-    const [, r] = handle(emptyWorld, hostile as never, { at: atOf(1), paymentReferenceID: idOf(1) })
+    const { response: r } = handle(emptyWorld, hostile as never, { at: atOf(1), paymentReferenceID: idOf(1) })
     expect(r.status).toBe(404)
     const throwing = new Proxy({}, { getOwnPropertyDescriptor: () => { throw new Error('boom') } })
-    const [, r3] = handle(emptyWorld, throwing as never, { at: atOf(1), paymentReferenceID: idOf(1) })
+    const { response: r3 } = handle(emptyWorld, throwing as never, { at: atOf(1), paymentReferenceID: idOf(1) })
     expect(r3.status).toBe(400)
-    const [, r2] = handle(emptyWorld, { method: 'POST', path: '/payments', body: hostile }, { at: atOf(1), paymentReferenceID: idOf(1) })
+    const { response: r2 } = handle(emptyWorld, { method: 'POST', path: '/payments', body: hostile }, { at: atOf(1), paymentReferenceID: idOf(1) })
     expect(r2.status).toBe(400)
   })
 })

@@ -51,7 +51,7 @@ describe('C9: receiveTransferByKid', () => {
   it('applies the transfer to the open invoice that holds the KID, with its webhooks', () => {
     const s = new Session()
     const id = s.create(invoiceRequest(), { kid: KID })
-    const [world, result, deliveries] = receiveTransferByKid(s.world, { kid: KID, amount: 10000 }, ctx)
+    const { world, result, deliveries } = receiveTransferByKid(s.world, { kid: KID, amount: 10000 }, ctx)
     expect(E.isRight(result) && [result.right.paymentReferenceID, result.right.status, result.right.paidAmount]).toStrictEqual([id, 'Charged', 10000])
     expect(world.payments.get(id)).toBe(E.isRight(result) ? result.right : undefined)
     expect(deliveries.map((d) => [d.eventType, d.url])).toStrictEqual([['Charged', CATCH_ALL]])
@@ -62,7 +62,7 @@ describe('C9: receiveTransferByKid', () => {
     const id = s.create(invoiceRequest(), { kid: KID })
     s.transfer(id, 10000, KID) // now Charged: no longer open
     for (const world of [emptyWorld, s.world]) {
-      const [after, result, deliveries] = receiveTransferByKid(world, { kid: KID, amount: 100 }, ctx)
+      const { world: after, result, deliveries } = receiveTransferByKid(world, { kid: KID, amount: 100 }, ctx)
       expect(result).toStrictEqual(
         E.left({ code: 'UnmatchedTransfer', message: 'No open invoice holds this KID: the transfer was not applied; park it for manual matching.' })
       )
@@ -74,11 +74,11 @@ describe('C9: receiveTransferByKid', () => {
   it('a KID or amount that is not valid → ValidationFailed (both at once), the world unchanged', () => {
     const s = new Session()
     s.create(invoiceRequest(), { kid: KID })
-    const [after, result] = receiveTransferByKid(s.world, { kid: '12345', amount: 0 }, ctx)
+    const { world: after, result } = receiveTransferByKid(s.world, { kid: '12345', amount: 0 }, ctx)
     expect(after).toBe(s.world)
     expect(E.isLeft(result) && result.left.code).toBe('ValidationFailed')
     expect(E.isLeft(result) && result.left.issues?.map((i) => i.path)).toStrictEqual(['amount', 'kid'])
-    expect(E.isLeft(receiveTransferByKid(s.world, null as never, ctx)[1])).toBe(true)
+    expect(E.isLeft(receiveTransferByKid(s.world, null as never, ctx).result)).toBe(true)
   })
 
   it("a transfer's amount is refused with the decider's own issue (reason and params) for the same value", () => {
@@ -93,7 +93,7 @@ describe('C9: receiveTransferByKid', () => {
       E.isLeft(r) ? (r.left.issues ?? []).filter((i) => i.path === path) : []
     for (const amount of [undefined, null, '100', true, Number.NaN, Infinity, 0.5, 1.5, 0, -1, 2 ** 53, 100]) {
       for (const kid of [KID, '12345', 42, undefined]) {
-        const byBank = receiveTransferByKid(s.world, { kid, amount } as never, ctx)[1]
+        const byBank = receiveTransferByKid(s.world, { kid, amount } as never, ctx).result
         const byDecider = transition(invoice, { type: 'ReceiveInvoiceTransfer', at: atOf(1), amount, kid } as never)
         expect(issuesAt(byBank, 'amount'), `${String(amount)} ${String(kid)}`).toStrictEqual(issuesAt(byDecider, 'amount'))
       }
@@ -104,7 +104,7 @@ describe('C9: receiveTransferByKid', () => {
     const s = new Session()
     s.create(invoiceRequest(), { kid: KID })
     for (const bad of [{ at: 'now' }, { at: atOf(1), catchAllUrl: null }, { at: atOf(1), catchAllUrl: 'ftp://x.example' }, null]) {
-      const [after, result, deliveries] = receiveTransferByKid(s.world, { kid: 'garbage', amount: -1 }, bad as never)
+      const { world: after, result, deliveries } = receiveTransferByKid(s.world, { kid: 'garbage', amount: -1 }, bad as never)
       expect(E.isLeft(result) && result.left.code).toBe('InvalidContext')
       expect(after).toBe(s.world)
       expect(deliveries).toEqual([])
@@ -117,7 +117,7 @@ describe('C9: receiveTransferByKid', () => {
     const b = s.create(invoiceRequest({ externalPaymentReferenceID: 'invoice-2002' }), { kid: OTHER_KID })
     const pb = s.payment(b)
     const world: World = { ...s.world, payments: new Map([[a, s.payment(a)], [b, { ...pb, kid: KID }]]) }
-    const [after, result] = receiveTransferByKid(world, { kid: KID, amount: 1 }, ctx)
+    const { world: after, result } = receiveTransferByKid(world, { kid: KID, amount: 1 }, ctx)
     expect(E.isLeft(result) && result.left.code).toBe('UnmatchedTransfer')
     expect(after).toBe(world)
   })
@@ -146,13 +146,13 @@ describe('C9: receiveTransferByKid', () => {
               moneySplitList: [{ connectedAccountID: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', amount: o.gross, isFee: false }]
             })
             const held = open(world, k).length > 0
-            const [next, r] = handle(world, { method: 'POST', path: '/payments', body }, { at: atOf(n), paymentReferenceID: idOf(n), kid: k })
+            const { world: next, response: r } = handle(world, { method: 'POST', path: '/payments', body }, { at: atOf(n), paymentReferenceID: idOf(n), kid: k })
             expect(r.status).toBe(held ? 409 : 201)
             world = next
           } else {
             const before = world
             const candidates = open(before, k)
-            const [after, result] = receiveTransferByKid(before, { kid: k, amount: o.amount }, { at: atOf(n) })
+            const { world: after, result } = receiveTransferByKid(before, { kid: k, amount: o.amount }, { at: atOf(n) })
             if (E.isRight(result)) {
               // exactly one invoice took it: the one open invoice with that KID, paid exactly the amount
               expect(candidates).toHaveLength(1)

@@ -135,9 +135,13 @@ describe('the payload (C5 envelope)', () => {
             metaData: { orderNo: 1001, gift: false }
           }
         }
-      }
+      },
+      id: `${id}:1`,
+      body: expect.any(String) as unknown
     })
     expect(d && 'kidNorwayInvoice' in d.payload.payload.payment).toBe(false)
+    // the outbox row: the payload's JSON text, exactly
+    expect(d?.body).toBe(JSON.stringify(d?.payload))
   })
 
   it('no customer in the payload when the payment holds none', () => {

@@ -58,7 +58,8 @@ const check = (all: ReadonlyArray<Block>): ReadonlyArray<string> => {
       paysplit: ['src/index.ts'],
       'paysplit/codecs': ['src/codecs.ts'],
       'paysplit/http': ['src/http.ts'],
-      'paysplit/testing': ['src/testing.ts']
+      'paysplit/testing': ['src/testing.ts'],
+      'paysplit/conformance': ['src/conformance.ts']
     }
   }
   // each block is a module (top-level await, its own names) at docs/<file>.<line>.ts (.tsx)

@@ -21,7 +21,7 @@ import * as paysplit from '../../src/index.js'
  * module of the same folder; file names are unique across src/).
  */
 const internals: Record<string, unknown> = Object.fromEntries(
-  Object.entries(import.meta.glob(['../../src/**/*.ts', '!../../src/testing/**'], { eager: true })).map(([k, v]) => [
+  Object.entries(import.meta.glob(['../../src/**/*.ts', '!../../src/testing/**', '!../../src/conformance/**', '!../../src/cli/**', '!../../src/testing.ts', '!../../src/conformance.ts'], { eager: true })).map(([k, v]) => [
     k.replace(/^.*\//, './').replace(/\.ts$/, '.js'),
     v
   ])
@@ -38,9 +38,9 @@ const modules: Readonly<Record<string, unknown>> = {
   'paysplit/http': http
 }
 
-/** The domain, codec and wire modules (the testing kit has its own example test). */
+/** The domain, codec and wire modules (the testing kit, the conformance runner and the command have their own example test). */
 const files = readdirSync(new URL('../../src/', import.meta.url), { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.ts') && !f.startsWith('testing'))
+  .filter((f) => f.endsWith('.ts') && !/^(testing|conformance|cli)\b/.test(f))
   .map((f) => `src/${f}`)
 
 const run = (code: string): Promise<void> => runExample(code, modules)

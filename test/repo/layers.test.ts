@@ -2,10 +2,12 @@
  * The floors of src/ (docs/decisions.md, "The house"): a module imports only from its own floor
  * or the floors beneath it, and no import cycle exists, type-only imports included.
  *
- *   internal/  <  messages/  <  errors.ts  <  codecs/  <  the domain (src/*.ts) and state/
- *   <  http/  <  testing/  <  cli/
+ *   internal/  <  messages/  <  errors.ts  <  codecs/  <  the domain (src/*.ts), state/ and bankFiles/
+ *   <  service/ (the pure service model)  <  http/ (the wire)  <  testing/  <  conformance/  <  cli/
  *
- * The entries (`index.ts`, `codecs.ts`, `http.ts`, `testing.ts`) stand on the floor they export.
+ * The entries (`index.ts`, `codecs.ts`, `http.ts`, `testing.ts`, `conformance.ts`) stand on the
+ * highest floor they export from: `testing.ts` keeps the conformance runner's names (deprecated),
+ * `conformance.ts` exports the command's HTTP driver and webhook receiver.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -59,12 +61,16 @@ export const floorOf = (path: string): number => {
     codecs: 3,
     'codecs.ts': 3,
     state: 4,
+    bankFiles: 4,
     'index.ts': 4,
-    http: 5,
-    'http.ts': 5,
-    testing: 6,
-    'testing.ts': 6,
-    cli: 7
+    service: 5,
+    http: 6,
+    'http.ts': 6,
+    testing: 7,
+    conformance: 8,
+    'testing.ts': 8,
+    cli: 9,
+    'conformance.ts': 9
   }
   // the domain: every other module at the top of src/
   return floors[top] ?? 4
@@ -119,7 +125,7 @@ describe('the house: floors and cycles of src/', () => {
     expect(cyclesOf(graph)).toStrictEqual([])
   })
 
-  it('no upward import: the domain never imports http, testing or cli; codecs never the domain or http; state never http', () => {
+  it('no upward import: the domain never imports the service model, http, testing, conformance or cli; the service model never http; codecs never the domain; state never http; the runner never the command', () => {
     expect(upwardOf(graph)).toStrictEqual([])
   })
 
@@ -127,17 +133,24 @@ describe('the house: floors and cycles of src/', () => {
     const planted: Graph = new Map([
       ['errors.ts', ['messages/en.ts']],
       ['messages/en.ts', ['errors.ts']],
-      ['payment.ts', ['http/world.ts']],
+      ['payment.ts', ['service/world.ts']],
       ['codecs/fields.ts', ['kid.ts']],
       ['state/storedState.ts', ['http/responses.ts']],
-      ['http/world.ts', ['state/trustedState.ts', 'codecs/fields.ts']]
+      ['service/world.ts', ['state/trustedState.ts', 'codecs/fields.ts', 'http/responses.ts']],
+      ['bankFiles/ocrGiro.ts', ['service/world.ts']],
+      ['testing/arbitraries.ts', ['conformance/model.ts']],
+      ['conformance/runner.ts', ['cli/receiver.ts', 'testing/harness.ts']]
     ])
     expect(cyclesOf(planted)).toStrictEqual([['errors.ts', 'messages/en.ts']])
     expect(upwardOf(planted)).toStrictEqual([
       'messages/en.ts → errors.ts',
-      'payment.ts → http/world.ts',
+      'payment.ts → service/world.ts',
       'codecs/fields.ts → kid.ts',
-      'state/storedState.ts → http/responses.ts'
+      'state/storedState.ts → http/responses.ts',
+      'service/world.ts → http/responses.ts',
+      'bankFiles/ocrGiro.ts → service/world.ts',
+      'testing/arbitraries.ts → conformance/model.ts',
+      'conformance/runner.ts → cli/receiver.ts'
     ])
   })
 })

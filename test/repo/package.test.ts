@@ -1,7 +1,7 @@
 /**
  * The package as a consumer outside this repo sees it: the build is installed into a scratch
  * folder's node_modules (with fp-ts and io-ts beside it, as peers), and small ESM and CJS
- * programs there import `paysplit`, `paysplit/codecs`, `paysplit/http` and `paysplit/testing` by
+ * programs there import `paysplit`, `paysplit/codecs`, `paysplit/http`, `paysplit/testing` and `paysplit/conformance` by
  * package name and walk a payment through SPEC's contract; a TypeScript consumer of each module
  * kind type-checks against the built typings (strict, node16 resolution, skipLibCheck off).
  * Package metadata is checked by
@@ -21,8 +21,8 @@ let scratch = ''
 const program = (kind: 'esm' | 'cjs'): string => {
   const load =
     kind === 'esm'
-      ? `import * as paysplit from 'paysplit'\nimport * as codecs from 'paysplit/codecs'\nimport * as http from 'paysplit/http'\nimport * as testing from 'paysplit/testing'\nimport fc from 'fast-check'`
-      : `const paysplit = require('paysplit')\nconst codecs = require('paysplit/codecs')\nconst http = require('paysplit/http')\nconst testing = require('paysplit/testing')\nconst fc = require('fast-check')`
+      ? `import * as paysplit from 'paysplit'\nimport * as codecs from 'paysplit/codecs'\nimport * as http from 'paysplit/http'\nimport * as testing from 'paysplit/testing'\nimport * as conformance from 'paysplit/conformance'\nimport fc from 'fast-check'`
+      : `const paysplit = require('paysplit')\nconst codecs = require('paysplit/codecs')\nconst http = require('paysplit/http')\nconst testing = require('paysplit/testing')\nconst conformance = require('paysplit/conformance')\nconst fc = require('fast-check')`
   return `${load}
 const { transition, initialState, replay, parseStatus, kid, settlement, proportionalPatch } = paysplit
 const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
@@ -61,6 +61,7 @@ out.net = settlement(s).rows.reduce((a, r) => a + r.net, 0)
 out.route = http.matchRoute('POST', '/payments')._tag
 out.httpStatus = http.httpStatusOf({ code: 'InvoiceCannotBeCancelled' })
 out.sampled = fc.sample(testing.paymentIntentRequestArb(), { numRuns: 20, seed: 1 }).every((r) => codecs.decodePaymentIntentRequest(r)._tag === 'Right')
+out.conformance = [conformance.checkService, conformance.httpService, conformance.formDriver, conformance.startWebhookReceiver, http.ocrGiroText].every((f) => typeof f === 'function')
 console.log(JSON.stringify(out))
 `
 }
@@ -72,6 +73,7 @@ import { decodePaymentIntentRequest, decodeMoneySplitPatch, PaymentIntentRequest
 import type { Issue } from 'paysplit/codecs'
 import { handle, emptyWorld, webhookDeliveries, httpStatusOf, getPayment } from 'paysplit/http'
 import { paymentIntentRequestArb, given, checkService } from 'paysplit/testing'
+import { checkService as check, httpService, startWebhookReceiver, type ConformanceReport } from 'paysplit/conformance'
 const c: Command = { type: 'ChargePayment', at: '2026-11-21T10:00:00.000Z' }
 const r = transition(initialState, c)
 if (r._tag === 'Right') {
@@ -87,10 +89,12 @@ if (r._tag === 'Right') {
 const d = decodePaymentIntentRequest({})
 if (d._tag === 'Left') { const issues: ReadonlyArray<Issue> | undefined = d.left.issues; void issues }
 void decodeMoneySplitPatch({}); void PaymentIntentRequest.decode({}); void kid.isValid('12'); void parseStatus('Charged')
-const [world, response, deliveries] = handle(emptyWorld, { method: 'POST', path: '/payments', body: {} }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
+const { world, response, deliveries, changes } = handle(emptyWorld, { method: 'POST', path: '/payments', body: {} }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c' })
 const status: number = response.status
-void world; void deliveries; void status; void getPayment; void webhookDeliveries
+void world; void deliveries; void changes.payments; void status; void getPayment; void webhookDeliveries
 void httpStatusOf({ code: 'PaymentNotFound' }); void paymentIntentRequestArb; void given; void checkService
+const conforms: Promise<ConformanceReport> = check({ ...httpService('http://127.0.0.1:1'), numRuns: 1 })
+void conforms; void startWebhookReceiver
 `
 
 beforeAll(() => {
@@ -128,7 +132,8 @@ describe('the built package, imported by name from outside the repo', () => {
     net: 900,
     route: 'Right',
     httpStatus: 409,
-    sampled: true
+    sampled: true,
+    conformance: true
   }
 
   it.each(['typed.mts', 'typed.cts'])('%s type-checks against the built typings (strict, node16)', (file) => {
@@ -162,7 +167,7 @@ describe('the built typings', () => {
       .map((symbol) => symbol.name)
   }
 
-  it.each(['index', 'codecs', 'http', 'testing'])('dist/%s.d.ts exports no name marked @internal', (entry) => {
+  it.each(['index', 'codecs', 'http', 'testing', 'conformance'])('dist/%s.d.ts exports no name marked @internal', (entry) => {
     expect(internalExports(entry)).toStrictEqual([])
   })
 })

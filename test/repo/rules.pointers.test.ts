@@ -181,7 +181,7 @@ describe('docs/rules.md points at code that exists', () => {
     expect(faultsOf(table('`transitions.ts` `noSuchGuard`'))).toStrictEqual(['line 3: transitions.ts declares no noSuchGuard'])
     expect(faultsOf(table('`decider.ts` `guards`'))).toStrictEqual(['line 3: decider.ts declares no guards'])
     expect(faultsOf(table('`internal/own.ts` `own`'))).toStrictEqual([])
-    expect(faultsOf(table('`http/bank.ts` `POSITIVE`'))).toStrictEqual([]) // imported, and used there
+    expect(faultsOf(table('`service/transfers.ts` `POSITIVE`'))).toStrictEqual([]) // imported, and used there
     expect(faultsOf(table('`gone.ts`'))).toStrictEqual(['line 3: no file of src/ is named gone.ts'])
     expect(faultsOf(table('`arbitraries.ts`', 'none'))).toStrictEqual([])
     expect(faultsOf(table('`index.ts`', 'nothing.test.ts "x"'))).toStrictEqual(['line 3: no test file nothing.test.ts'])

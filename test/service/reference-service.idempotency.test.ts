@@ -10,7 +10,7 @@ import { devFormSecret, loadConfig } from '../../docs/examples/service/config.js
 import { scopeOf } from '../../docs/examples/service/db/idempotency.js'
 import { createService, type Service } from '../../docs/examples/service/server.js'
 import { formToken } from '../../docs/examples/service/routes/form.js'
-import { checkService } from '../../src/testing.js'
+import { checkService } from '../../src/conformance.js'
 import { cardRequest } from '../support/http.fixtures.js'
 import { testDb, testEnv, type TestDb } from '../support/reference-service.fixtures.js'
 
@@ -86,7 +86,7 @@ describe('the reference service keeps Idempotency-Keys', () => {
     expect(await count("SELECT count(*) AS n FROM payments WHERE external_payment_reference_id = 'idem-create'")).toBe(1)
   })
 
-  it('a stored refusal is answered again; a reused key with another request is 409 IdempotencyKeyReused, nothing changed', async () => {
+  it('a stored refusal is answered again; a reused key with another request is 422 IdempotencyKeyReused, nothing changed', async () => {
     const id = await created('idem-refusal')
     tick()
     const refused = await send(base, 'POST', `/payments/${id}/charge`, { key: 'charge-1' })
@@ -94,10 +94,24 @@ describe('the reference service keeps Idempotency-Keys', () => {
     const again = await send(base, 'POST', `/payments/${id}/charge`, { key: 'charge-1' })
     expect(again.text).toBe(refused.text)
     const reused = await send(base, 'POST', `/payments/${id}/cancel`, { key: 'charge-1' })
-    expect(reused.status).toBe(409)
-    expect(reused.body).toStrictEqual({ response: null, success: false, error: expect.stringMatching(/different request/), code: 'IdempotencyKeyReused' })
+    expect(reused.status).toBe(422)
+    expect(reused.body).toStrictEqual({ response: null, success: false, error: expect.stringMatching(/idempotency-key.*another request/), code: 'IdempotencyKeyReused' })
     const [payment] = (await database.db.query<{ status: string }>('SELECT status FROM payments WHERE payment_reference_id = $1', [id])).rows
     expect(payment?.status).toBe('Initiated')
+  })
+
+  it('a key sent as a structured-field string is the bare key: one row, unquoted, and the retry in either form gets the first answer', async () => {
+    const id = await created('idem-quoted')
+    tick()
+    const first = await send(base, 'POST', `/payments/${id}/cancel`, { key: '"quoted \\"1\\""' })
+    expect(first.status).toBe(200)
+    tick()
+    const bare = await send(base, 'POST', `/payments/${id}/cancel`, { key: 'quoted "1"' })
+    expect(bare.text).toBe(first.text)
+    expect(await count(`SELECT count(*) AS n FROM idempotency_keys WHERE key = 'quoted "1"'`)).toBe(1)
+    const malformed = await send(base, 'POST', `/payments/${id}/cancel`, { key: '"quoted' })
+    expect(malformed.status).toBe(400)
+    expect(malformed.body.error).toMatch(/idempotency-key/)
   })
 
   it('keys are scoped by API key, stored under its digest, never the key itself', async () => {

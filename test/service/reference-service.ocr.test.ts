@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/index.js'
-import { ocrGiroText } from '../../src/testing.js'
+import { ocrGiroText } from '../../src/http.js'
 import { devApiKey, devBankKey } from '../../docs/examples/service/config.js'
 import type { Db } from '../../docs/examples/service/db/db.js'
 import { storedPayment } from '../../docs/examples/service/paysplit.js'

@@ -311,9 +311,8 @@ describe('the service writes what paysplit decided (one decision per request)', 
       },
       handle: (world, request, ctx) => {
         for (const p of world.payments.values()) seen.push(Object.isFrozen(p) && Object.isFrozen(p.moneySplits))
-        const [after, response, deliveries] = paysplitRules.handle(world, request, ctx)
         // a broken rules value: changes the world but returns no events
-        return [after, response, deliveries, []]
+        return { ...paysplitRules.handle(world, request, ctx), events: [] }
       }
     }
     const other = await startService(db, { CATCH_ALL_URL: `${hooks}/all` }, dropping)

@@ -47,7 +47,7 @@ export const tiny = async (plant?: (method: string, path: string, response: Resp
       }
       const form = /^\/test\/form\/([^/]+)\/complete$/.exec(path)
       if (method === 'POST' && form !== null) {
-        ;[world] = completeForm(world, decodeURIComponent(form[1] ?? ''), { at })
+        ;({ world } = completeForm(world, decodeURIComponent(form[1] ?? ''), { at }))
         send({ status: 204 })
         return
       }
@@ -62,13 +62,13 @@ export const tiny = async (plant?: (method: string, path: string, response: Resp
       }
       const body: unknown = text === '' ? undefined : JSON.parse(text)
       if (method === 'POST' && path === '/test/bank') {
-        ;[world] = receiveTransferByKid(world, body as { kid: string; amount: number }, { at })
+        ;({ world } = receiveTransferByKid(world, body as { kid: string; amount: number }, { at }))
         send({ status: 200, body: {} })
         return
       }
       const made = kids.create(String(1000 + n), 'mod10')
       const id = `6f1c3c52-3f51-4b8e-9a8e-${String(n).padStart(12, '0')}`
-      const [next, response] = handle(world, { method, path, ...(body === undefined ? {} : { body }) }, { at, paymentReferenceID: id, kid: made._tag === 'Right' ? made.right : '' })
+      const { world: next, response } = handle(world, { method, path, ...(body === undefined ? {} : { body }) }, { at, paymentReferenceID: id, kid: made._tag === 'Right' ? made.right : '' })
       world = next
       const r: Response = { status: response.status, body: response.body, ...(response.headers !== undefined ? { headers: response.headers } : {}) }
       send(plant === undefined ? r : plant(method, path, r))

@@ -1,12 +1,23 @@
 /**
  * Deliberately broken variants of the reference service model, shared by the conformance tests
- * (`conformance.test.ts` over real sockets, `conformance.brokenServices.test.ts` in process): each
+ * (in process: `conformance.brokenServices.test.ts`; over real sockets: the reference service with
+ * `cancelInvoice` as its `handle`, reference-service.conformance.test.ts): each
  * wraps `handle` and changes one rule, so that the runner must find it.
  */
-import { handle, type HandleContext, type Handled, type HttpRequest, type World } from '../../src/http.js'
+import { handle, type Deliveries, type HandleContext, type Handled, type HttpRequest, type HttpResponse, type World } from '../../src/http.js'
+import type { PaymentEvent } from '../../src/events.js'
 import type { Payment } from '../../src/payment.js'
 
 export type Handler = (world: World, request: HttpRequest, ctx: HandleContext) => Handled
+
+/** A broken variant's answer: its world, response, webhooks and events (no store writes its rows). */
+export const handled = (world: World, response: HttpResponse, deliveries: Deliveries, events: ReadonlyArray<PaymentEvent>): Handled => ({
+  world,
+  response,
+  deliveries,
+  events,
+  changes: { payments: [], customers: [], references: [], idempotencyKeys: [], ocrTransmissions: [] }
+})
 
 /** The payment a `/payments/{id}/…` path names, if the world holds it. */
 export const paymentOf = (world: World, path: string): Payment | undefined => {
@@ -20,16 +31,16 @@ export const withPayment = (world: World, p: Payment): World => ({ ...world, pay
 export const cancelInvoice: Handler = (world, request, ctx) => {
   const p = paymentOf(world, request.path)
   if (!request.path.endsWith('/cancel') || p === undefined || p.kind !== 'invoice') return handle(world, request, ctx)
-  const [after, response, deliveries, events] = handle(withPayment(world, { ...p, kind: 'card', paymentGateway: 'creditcard', chargeImmediately: false, kid: undefined }), request, ctx)
+  const { world: after, response, deliveries, events } = handle(withPayment(world, { ...p, kind: 'card', paymentGateway: 'creditcard', chargeImmediately: false, kid: undefined }), request, ctx)
   const q = paymentOf(after, request.path)
-  return [q === undefined ? after : withPayment(after, { ...q, kind: 'invoice', paymentGateway: 'invoice', ...(p.chargeImmediately === undefined ? { chargeImmediately: undefined } : {}), kid: p.kid }), response, deliveries, events]
+  return handled(q === undefined ? after : withPayment(after, { ...q, kind: 'invoice', paymentGateway: 'invoice', ...(p.chargeImmediately === undefined ? { chargeImmediately: undefined } : {}), kid: p.kid }), response, deliveries, events)
 }
 
 /** Charge is allowed when chargeImmediately is true (an Initiated payment is charged without the form). */
 export const chargeImmediate: Handler = (world, request, ctx) => {
   const p = paymentOf(world, request.path)
   if (!request.path.endsWith('/charge') || p === undefined || p.chargeImmediately !== true || p.status !== 'Initiated') return handle(world, request, ctx)
-  const [after, response, deliveries, events] = handle(withPayment(world, { ...p, chargeImmediately: false, status: 'Reserved' }), request, ctx)
+  const { world: after, response, deliveries, events } = handle(withPayment(world, { ...p, chargeImmediately: false, status: 'Reserved' }), request, ctx)
   const q = paymentOf(after, request.path)
-  return [q === undefined ? after : withPayment(after, { ...q, chargeImmediately: true }), response, deliveries, events]
+  return handled(q === undefined ? after : withPayment(after, { ...q, chargeImmediately: true }), response, deliveries, events)
 }

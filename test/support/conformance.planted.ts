@@ -1,8 +1,10 @@
 /**
- * The planted bugs of the conformance kit: every broken variant of the reference service that a
- * conformance test proves `checkService` finds (test/testing-kit/conformance.test.ts over real sockets,
- * test/testing-kit/conformance.inProcess.test.ts, test/testing-kit/conformance.brokenServices.test.ts in process), each with the options that aim the runner at
- * it, and the reference model as an in-process service under test to plant them in.
+ * The planted bugs of the conformance kit: every broken variant of paysplit's model that a
+ * conformance test proves `checkService` finds (test/testing-kit/conformance.inProcess.test.ts,
+ * test/testing-kit/conformance.brokenServices.test.ts; over real sockets, `cancelInvoice` against
+ * the reference service in test/service/reference-service.conformance.test.ts), each with the
+ * options that aim the runner at it, and the model as an in-process service under test to plant
+ * them in.
  *
  * Aimed: a check keeps only the service members (payment form, bank, webhooks) and the payment
  * kind the bug needs, so the runner spends no command on what cannot reach it, and `nextStep`
@@ -28,8 +30,8 @@ import {
   type World
 } from '../../src/http.js'
 import type { Payment } from '../../src/payment.js'
-import type { CheckServiceOptions, ReceivedWebhook, ServiceRequest, ServiceResponse } from '../../src/testing.js'
-import { cancelInvoice, chargeImmediate, paymentOf, withPayment, type Handler } from './conformance.fixtures.js'
+import type { CheckServiceOptions, ReceivedWebhook, ServiceRequest, ServiceResponse } from '../../src/conformance.js'
+import { cancelInvoice, chargeImmediate, handled, paymentOf, withPayment, type Handler } from './conformance.fixtures.js'
 
 export const CATCH_ALL = 'https://hooks.example/all'
 export const SUB_A = 'https://hooks.example/sub-a'
@@ -45,21 +47,30 @@ const json = (v: unknown): unknown => (v === undefined ? undefined : (JSON.parse
 /** A full refund returns the original charge again, ignoring earlier partial refunds (it may exceed the charge). */
 export const refundTooMuch: Handler = (world, request, ctx) => {
   const before = paymentOf(world, request.path)
-  const [after, response, deliveries, events] = handle(world, request, ctx)
-  if (!request.path.endsWith('/refund') || before === undefined || response.status !== 200) return [after, response, deliveries, events]
+  const { world: after, response, deliveries, events } = handle(world, request, ctx)
+  if (!request.path.endsWith('/refund') || before === undefined || response.status !== 200) return handled(after, response, deliveries, events)
   const q = paymentOf(after, request.path)
-  if (q === undefined) return [after, response, deliveries, events]
+  if (q === undefined) return handled(after, response, deliveries, events)
   const broken: Payment = { ...q, refundedAmount: before.refundedAmount + before.chargedAmount }
   const view = webhookPaymentOf(broken)
-  return [withPayment(after, broken), response, deliveries.map((d) => ({ ...d, payload: { ...d.payload, payload: { payment: view } } })), events]
+  // the payload and the body sent (what a receiver gets) alike
+  return handled(
+    withPayment(after, broken),
+    response,
+    deliveries.map((d) => {
+      const payload = { ...d.payload, payload: { payment: view } }
+      return { ...d, payload, body: JSON.stringify(payload) }
+    }),
+    events
+  )
 }
 
 /** Drops the webhooks of one event type. */
 export const silent =
   (eventType: string): Handler =>
   (world, request, ctx) => {
-    const [after, response, deliveries, events] = handle(world, request, ctx)
-    return [after, response, deliveries.filter((d) => d.eventType !== eventType), events]
+    const { world: after, response, deliveries, events } = handle(world, request, ctx)
+    return handled(after, response, deliveries.filter((d) => d.eventType !== eventType), events)
   }
 
 /** No webhook when a payment is cancelled. */
@@ -67,29 +78,29 @@ export const silentCancel: Handler = silent('Cancelled')
 
 /** A second, stray webhook for each cancel. */
 export const doubleCancel: Handler = (world, request, ctx) => {
-  const [after, response, deliveries, events] = handle(world, request, ctx)
-  return [after, response, deliveries.flatMap((d) => (d.eventType === 'Cancelled' ? [d, { ...d, url: 'https://hooks.example/stray' }] : [d])), events]
+  const { world: after, response, deliveries, events } = handle(world, request, ctx)
+  return handled(after, response, deliveries.flatMap((d) => (d.eventType === 'Cancelled' ? [d, { ...d, url: 'https://hooks.example/stray' }] : [d])), events)
 }
 
 /** A refused charge answers 400 instead of 409. */
 export const wrongStatus: Handler = (world, request, ctx) => {
-  const [after, response, deliveries, events] = handle(world, request, ctx)
-  return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries, events]
+  const { world: after, response, deliveries, events } = handle(world, request, ctx)
+  return handled(after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries, events)
 }
 
 /** A cancel answers with `success: "yes"`. */
 export const wrongBody: Handler = (world, request, ctx) => {
-  const [after, response, deliveries, events] = handle(world, request, ctx)
-  return [after, request.path.endsWith('/cancel') && response.status === 200 ? { ...response, body: { ...(response.body as object), success: 'yes' } as never } : response, deliveries, events]
+  const { world: after, response, deliveries, events } = handle(world, request, ctx)
+  return handled(after, request.path.endsWith('/cancel') && response.status === 200 ? { ...response, body: { ...(response.body as object), success: 'yes' } as never } : response, deliveries, events)
 }
 
 /** The create response leaves out the invoice's KID. */
 export const noKid: Handler = (world, request, ctx) => {
-  const [after, response, deliveries, events] = handle(world, request, ctx)
+  const { world: after, response, deliveries, events } = handle(world, request, ctx)
   const created = field(field(response.body, 'paymentIntent'), 'paymentCreated')
-  if (response.status !== 201 || typeof created !== 'object' || created === null) return [after, response, deliveries, events]
+  if (response.status !== 201 || typeof created !== 'object' || created === null) return handled(after, response, deliveries, events)
   const rest = Object.fromEntries(Object.entries(created).filter(([k]) => k !== 'kid'))
-  return [after, { ...response, body: { ...(response.body as object), paymentIntent: { ...(field(response.body, 'paymentIntent') as object), paymentCreated: rest } } as never }, deliveries, events]
+  return handled(after, { ...response, body: { ...(response.body as object), paymentIntent: { ...(field(response.body, 'paymentIntent') as object), paymentCreated: rest } } as never }, deliveries, events)
 }
 
 /** A split patch that leaves out a split is read as leaving that split alone (instead of a 400 PatchSplitMismatch). */
@@ -104,10 +115,10 @@ export const lenientPatch: Handler = (world, request, ctx) => {
 
 /** A raised split answers 400 ValidationFailed instead of 400 SplitAmountIncrease. */
 export const raiseAsValidation: Handler = (world, request, ctx) => {
-  const [after, response, deliveries, events] = handle(world, request, ctx)
+  const { world: after, response, deliveries, events } = handle(world, request, ctx)
   const error = field(response.body, 'error')
-  if (field(error, 'code') !== 'SplitAmountIncrease') return [after, response, deliveries, events]
-  return [after, { ...response, body: { success: false, error: { ...(error as object), code: 'ValidationFailed' } } as never }, deliveries, events]
+  if (field(error, 'code') !== 'SplitAmountIncrease') return handled(after, response, deliveries, events)
+  return handled(after, { ...response, body: { success: false, error: { ...(error as object), code: 'ValidationFailed' } } as never }, deliveries, events)
 }
 
 /** A repeated create is answered with the first payment the service created in this run. */
@@ -117,8 +128,8 @@ const firstPaymentAgain = (): { handler: Handler; reset: () => void } => {
     handler: (world, request, ctx) => {
       const out = handle(world, request, ctx)
       if (request.path !== '/payments') return out
-      if (out[1].status === 201) first ??= out[1].body
-      return out[1].status === 200 ? [out[0], { ...out[1], body: first } as Handled[1], out[2], out[3]] : out
+      if (out.response.status === 201) first ??= out.response.body
+      return out.response.status === 200 ? { ...out, response: { ...out.response, body: first } as Handled['response'] } : out
     },
     reset: () => {
       first = undefined
@@ -154,9 +165,8 @@ export interface Plant {
 
 /**
  * paysplit's own model as a service under test, with `plant` planted in it: the world in a
- * closure, emptied at each run's reset, a fresh time, id and KID per request as
- * test/support/server.ts makes them (a repeated invoice create keeps its stored KID), webhooks
- * JSON-copied. Every member is given; a planted bug's options pick the ones it needs.
+ * closure, emptied at each run's reset, a fresh time, id and KID per request as a service makes
+ * them (a repeated invoice create keeps its stored KID), webhooks JSON-copied. Every member is given; a planted bug's options pick the ones it needs.
  */
 export const modelService = (plant: Plant = {}): CheckServiceOptions => {
   let world: World = emptyWorld
@@ -172,10 +182,10 @@ export const modelService = (plant: Plant = {}): CheckServiceOptions => {
     const ws = ds.map((d) => ({ url: d.url, body: json(d.payload) }))
     received.push(...(plant.deliver?.(ws) ?? ws))
   }
-  const keep = <A>(outcome: readonly [World, A, ReadonlyArray<WebhookDelivery>, ...ReadonlyArray<unknown>]): A => {
-    world = outcome[0]
-    deliver(outcome[2])
-    return outcome[1]
+  const keep = <O extends { readonly world: World; readonly deliveries: ReadonlyArray<WebhookDelivery> }>(outcome: O): O => {
+    world = outcome.world
+    deliver(outcome.deliveries)
+    return outcome
   }
   const handler = plant.handler ?? handle
   const formDown = (): Promise<never> => Promise.reject(new Error('form backend down'))
@@ -188,7 +198,7 @@ export const modelService = (plant: Plant = {}): CheckServiceOptions => {
         kid: newKid(), // a fresh KID per request, as a service may make: a repeat keeps the stored one (C6)
         ...hooks
       }
-      const response = keep(handler(world, { method: request.method, path: request.path, ...(request.body === undefined ? {} : { body: json(request.body) }) }, ctx))
+      const response = keep(handler(world, { method: request.method, path: request.path, ...(request.body === undefined ? {} : { body: json(request.body) }) }, ctx)).response
       const res = { status: response.status, body: json(response.body) }
       return Promise.resolve(plant.respond?.(request, res) ?? res)
     },
@@ -197,18 +207,18 @@ export const modelService = (plant: Plant = {}): CheckServiceOptions => {
     webhookUrls: [SUB_A, SUB_B],
     completeForm: (id) => {
       if (plant.formDown === true) return formDown()
-      const result = keep(completeForm(world, id, { at: tick(), ...hooks }))
+      const result = keep(completeForm(world, id, { at: tick(), ...hooks })).result
       if (plant.hookOnRefusedForm === true && E.isLeft(result)) received.push({ url: CATCH_ALL, body: { eventType: 'Reserved', refused: true } })
       return Promise.resolve(result)
     },
-    failForm: (id, reason) => (plant.formDown === true ? formDown() : Promise.resolve(keep(failForm(world, id, { at: tick(), ...hooks, ...(reason === undefined ? {} : { reason }) })))),
+    failForm: (id, reason) => (plant.formDown === true ? formDown() : Promise.resolve(keep(failForm(world, id, { at: tick(), ...hooks, ...(reason === undefined ? {} : { reason }) })).result)),
     receiveTransfer: (id, amount, kid) => {
       const at = tick()
       if (plant.dropTransfer === true) return Promise.resolve(undefined)
       const p = world.payments.get(id)
       const credited = plant.settleOnAnyTransfer === true && p !== undefined ? Math.max(amount, p.grossAmount - p.paidAmount) : amount
       const right = plant.ignoreKid === true ? p?.kid : undefined
-      return Promise.resolve(keep(receiveTransfer(world, id, { amount: credited, kid: right ?? kid }, { at, ...hooks })))
+      return Promise.resolve(keep(receiveTransfer(world, id, { amount: credited, kid: right ?? kid }, { at, ...hooks })).result)
     },
     reset: () => {
       world = emptyWorld
@@ -259,7 +269,7 @@ const WEBHOOKS: ReadonlyArray<Member> = ['receivedWebhooks']
 const payouts = (change: (r: ServiceResponse) => ServiceResponse): (() => Plant) => () => ({ respond: (q, r) => (q.method === 'GET' && q.path.endsWith('/cancel') ? change(r) : r) })
 
 export const plantedBugs: ReadonlyArray<PlantedBug> = [
-  // test/testing-kit/conformance.test.ts (real sockets) and test/testing-kit/conformance.brokenServices.test.ts
+  // test/testing-kit/conformance.brokenServices.test.ts (the refund too much: its shrunk counterexample)
   { name: 'cancel allowed on an invoice', plant: () => ({ handler: cancelInvoice }), members: [], options: { kinds: ['invoice'] }, share: 0.098 },
   { name: 'a full refund that may exceed the charge', plant: () => ({ handler: refundTooMuch }), members: ['receivedWebhooks', 'completeForm'], options: { kinds: ['card'] }, share: 0.007 },
   { name: 'charge allowed when chargeImmediately is true', plant: () => ({ handler: chargeImmediate }), members: [], options: { kinds: ['card'] }, share: 0.029 },

@@ -112,7 +112,7 @@ export class Session {
   send(method: string, path: string, body?: unknown, extra: { kid?: string; paymentReferenceID?: string } = {}): HttpResponse {
     this.ids += 1
     const ctx = { ...this.ctx(), paymentReferenceID: extra.paymentReferenceID ?? idOf(this.ids), ...(extra.kid !== undefined ? { kid: extra.kid } : {}) }
-    const [world, response, deliveries] = handle(this.world, { method, path, body }, ctx)
+    const { world, response, deliveries } = handle(this.world, { method, path, body }, ctx)
     this.world = world
     this.deliveries.push(...deliveries)
     return response
@@ -131,21 +131,21 @@ export class Session {
   }
 
   complete(id: string): E.Either<PaymentError, Payment> {
-    const [world, result, deliveries] = completeForm(this.world, id, this.ctx())
+    const { world, result, deliveries } = completeForm(this.world, id, this.ctx())
     this.world = world
     this.deliveries.push(...deliveries)
     return result
   }
 
   fail(id: string, reason?: string): E.Either<PaymentError, Payment> {
-    const [world, result, deliveries] = failForm(this.world, id, { ...this.ctx(), ...(reason !== undefined ? { reason } : {}) })
+    const { world, result, deliveries } = failForm(this.world, id, { ...this.ctx(), ...(reason !== undefined ? { reason } : {}) })
     this.world = world
     this.deliveries.push(...deliveries)
     return result
   }
 
   transfer(id: string, amount: number, kidNumber: string): E.Either<PaymentError, Payment> {
-    const [world, result, deliveries] = receiveTransfer(this.world, id, { amount, kid: kidNumber }, this.ctx())
+    const { world, result, deliveries } = receiveTransfer(this.world, id, { amount, kid: kidNumber }, this.ctx())
     this.world = world
     this.deliveries.push(...deliveries)
     return result

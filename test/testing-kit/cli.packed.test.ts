@@ -4,15 +4,17 @@
  * without type declarations), so `prepack` builds what it ships; the tarball is installed into an
  * empty folder without its peer dependencies (no fast-check, fp-ts or io-ts: the command carries
  * what it needs). There the command answers `--help`, says "cannot reach" for a closed port with
- * no stack trace, and passes a run against a small service on 127.0.0.1. Offline: npm reads
- * nothing but the tarball.
+ * no stack trace, and passes a run against a small service on 127.0.0.1; `paysplit-check mock`
+ * starts, signs its webhooks (the bundled standardwebhooks), passes the kit with its form, bank
+ * and webhooks, and stops on SIGTERM. Offline: npm reads nothing but the tarball.
  */
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile, execFileSync, spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MOCK_WEBHOOK_SECRET } from '../../src/cli/mock/server.js'
 import { tiny } from '../support/cli.fixtures.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -105,5 +107,28 @@ describe('paysplit-check installed alone from the packed tarball', () => {
     } finally {
       await svc.close()
     }
+  })
+
+  it('paysplit-check mock: starts, the kit passes against it with signed webhooks, the form and the bank, and it stops on SIGTERM (exit 0)', async () => {
+    const mock = spawn(bin, ['mock', '--port', '0', '--quiet'], { cwd: join(scratch, 'app'), env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const exited = new Promise<number | null>((resolve) => mock.once('exit', (code) => { resolve(code); }))
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        mock.stdout.on('data', (c: Buffer) => {
+          out += c.toString('utf8')
+          const m = /^paysplit mock on (http:\/\/127\.0\.0\.1:\d+) /.exec(out)
+          if (m?.[1] !== undefined) resolve(m[1])
+        })
+        mock.once('exit', () => { reject(new Error(`the mock exited: ${out}`)); })
+      })
+      const r = await run([url, '--runs', '20', '--seed', '1', '--webhooks', '--webhook-secret', MOCK_WEBHOOK_SECRET, '--form-complete-path', '/pay/{id}/complete', '--form-page-path', '/pay/{id}', '--bank-ocr-path', '/bank/ocr'])
+      expect(r.stderr).not.toMatch(/\n\s+at /)
+      expect(r.stdout).toMatch(/^PASSED: 20 run\(s\) in [\d.]+ s, [1-9]\d* webhook\(s\) received, seed 1/m)
+      expect(r.code).toBe(0)
+    } finally {
+      if (mock.pid !== undefined && mock.exitCode === null) process.kill(mock.pid, 'SIGTERM')
+    }
+    expect(await exited).toBe(0)
   })
 })

@@ -41,7 +41,7 @@ const chargeAnswers400 = (method: string, path: string, r: Response): Response =
 
 /** The replay line a report printed, as arguments after `npx paysplit-check`. */
 const replayOf = (out: string): string[] => {
-  const line = /Replay exactly this sequence against a fresh service:\n {2}(.*)/.exec(out)?.[1]
+  const line = /Replay exactly this sequence \(against this service or a fresh one\):\n {2}(.*)/.exec(out)?.[1]
   expect(line).toBeDefined()
   return shellWords(line ?? '').slice(2)
 }
@@ -118,7 +118,7 @@ describe('a service that refuses the API key', () => {
     try {
       const none = await cli([svc.base, '--runs', '5', '--seed', '1'])
       expect(none.code).toBe(2)
-      expect(none.err).toBe(`${svc.base} refused a request without an API key (POST /payments answered 401 Unauthorized): give the service's key with --api-key\n`)
+      expect(none.err).toBe(`${svc.base} refused a request without an API key (POST /payments answered 401 Unauthorized): give the service's key with --api-key or --api-key-env\n`)
       expect(none.out).toBe('')
       const wrong = await cli([svc.base, '--runs', '5', '--seed', '1', '--api-key', 'another-key'])
       expect(wrong.code).toBe(2)
@@ -190,7 +190,8 @@ describe('coverage, and the form and bank options', () => {
       expect(run.code).toBe(0)
       expect(run.out).toMatch(/^Coverage: \d+ \(request, status\) pairs on \d+ routes: .*POST \/payments [\d/]*201\/400.*POST \/payments\/\{id\}\/charge [\d/]*409.*; 0 webhooks checked\.$/m)
       expect(run.out).toContain('Warning: never exercised: charges, refunds, invoice payments.')
-      expect(run.out).toContain('--form-complete-path for the form, --bank-transfer-path and --bank-key for the bank')
+      expect(run.out).toContain('  charges: a card is charged only after the payment form: give the check a completeForm hook (paysplit-check: --form-complete-path).')
+      expect(run.out).toContain('  invoice payments: an invoice is paid only by the bank: give the check a bank hook, receiveTransferByKid or receiveOcrGiro (paysplit-check: --bank-transfer-path, --bank-ocr-path).')
     } finally {
       await svc.close()
     }
@@ -214,8 +215,10 @@ describe('coverage, and the form and bank options', () => {
     try {
       const run = await cli([svc.base, '--runs', '20', '--seed', '3', '--form-complete-path', '/locked/{id}/complete'])
       expect(run.code).toBe(0)
-      expect(run.out).toContain('Note: The completeForm hook could not drive the service (POST /locked/{id}/complete answered 403;')
+      expect(run.out).toMatch(/Note: The completeForm hook could not drive the service (\d+) time\(s\) of \1 \(POST \/locked\/\{id\}\/complete answered 403;/)
+      // the hook was given: the warning does not ask for it, it says why it did not help
       expect(run.out).toContain('Warning: never exercised: charges')
+      expect(run.out).toContain('  charges: the completeForm hook could not drive the service (see the notes).')
     } finally {
       await svc.close()
     }
@@ -289,8 +292,17 @@ describe('the docs\u2019 commands, as written, against the reference service', (
       const whole = outs[1] ?? ''
       expect(whole).toMatch(/outside events: .*transferByKid Charged/)
       expect(whole).toMatch(/outside events: .*completeForm Charged/)
+      // and by OCR giro files (--bank-ocr-path), one sent twice counting once
+      expect(whole).toMatch(/outside events: .*ocr matched/)
       expect(whole).not.toContain('could not drive the service')
       expect(whole).not.toContain('Warning')
+      // without --environments test, a live payment's form offers no Pay (no live gateway): the
+      // hook's failure, with the option that fixes it, not a difference blamed on the service
+      const live = shellWords(commands[1] ?? '').slice(2).map((a) => (a === 'http://127.0.0.1:8080' ? base : a)).filter((a, i, all) => a !== '--environments' && all[i - 1] !== '--environments')
+      const blamed = await cli([...live, '--seed', '5', '--max-shrink-seconds', '0'])
+      expect(blamed.code).toBe(1)
+      expect(blamed.out).toMatch(/^The completeForm hook failed after \d+ run\(s\): the hook did not drive the service \(not necessarily the service's fault\)\.$/m)
+      expect(blamed.out).toMatch(/✗ the completeForm hook failed: the page GET \/pay\/\S+ offers no form posting to \/pay\/\S+\/complete, where the model accepts the completed form of <payment \d+> \((Reserved|Charged)\)\n.*--environments test/)
       expect(devApiKey).toBe('dev-api-key')
     } finally {
       await service.close()

@@ -1,9 +1,8 @@
 /**
- * Tests written against the survivors of a Stryker run on `src/testing/conformance.ts`
- * (docs/testing.md, "Mutation testing"). `test/testing-kit/conformance.test.ts` drives the test server
- * over real sockets and is left out of mutation runs; this file drives the conformance runner in
+ * Tests written against the survivors of a Stryker run on the conformance runner
+ * (docs/testing.md, "Mutation testing"). This file drives the runner in
  * process: `send` calls `handle` on a world kept in a closure (fresh `at` and id per request, a
- * KID for each new invoice, as test/support/server.ts builds its contexts), the webhooks are the
+ * KID for each new invoice, as a service builds its contexts), the webhooks are the
  * deliveries collected, and the payment form and the bank are `completeForm`, `failForm` and
  * `receiveTransfer`. It pins `normalise` (ids of any case, times, texts, dropped `undefined`
  * members, sorted keys, plain writable properties, the depth limit, the empty id) and the exact
@@ -39,7 +38,8 @@ import {
   type ReceivedWebhook,
   type ServiceRequest,
   type ServiceResponse
-} from '../../src/testing.js'
+} from '../../src/conformance.js'
+import { handled } from '../support/conformance.fixtures.js'
 
 // -------------------------------------------------------------------------------------
 // normalise
@@ -208,8 +208,8 @@ const service = (variant: Variant = {}): CheckServiceOptions => {
     received.push(...(variant.deliver?.(ws) ?? ws))
   }
   const handler = variant.handler ?? handle
-  const event = <T,>(operate: (at: string) => readonly [World, T, ReadonlyArray<WebhookDelivery>, ...unknown[]]): Promise<T> => {
-    const [next, result, deliveries] = operate(tick())
+  const event = <T,>(operate: (at: string) => { readonly world: World; readonly result: T; readonly deliveries: ReadonlyArray<WebhookDelivery> }): Promise<T> => {
+    const { world: next, result, deliveries } = operate(tick())
     world = next
     deliver(deliveries)
     return Promise.resolve(result)
@@ -221,7 +221,7 @@ const service = (variant: Variant = {}): CheckServiceOptions => {
       const ext: unknown = typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>)['externalPaymentReferenceID'] : undefined
       const stored = typeof ext === 'string' ? world.references.get(ext) : undefined
       const ctx: HandleContext = { at, paymentReferenceID: id, kid: stored?.kid ?? kidOf(n), catchAllUrl: CATCH_ALL }
-      const [next, response, deliveries] = handler(world, { method: request.method, path: request.path, body: json(request.body) }, ctx)
+      const { world: next, response, deliveries } = handler(world, { method: request.method, path: request.path, body: json(request.body) }, ctx)
       world = next
       deliver(deliveries)
       const res = { status: response.status, body: json(response.body) }
@@ -409,10 +409,10 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 null',
         '✗ response differs',
-        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
+        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000…',
         '  received (service): 201 null',
         '  at body: expected {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<t…, received null'
       ]
@@ -424,11 +424,11 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ response differs',
-        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
-        '  received (service): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":91,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
+        '  expected (model): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000…',
+        '  received (service): 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":91,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-00000000…',
         '  at body.paymentIntent.paymentCreated.grossAmount: expected 1, received 91'
       ]
     })
@@ -437,7 +437,7 @@ describe('checkService in process: broken services', () => {
     const cancelInvoice: Handler = (world, request, ctx) => {
       const p = paymentOf(world, request.path)
       if (request.path.endsWith('/cancel') && p?.kind === 'invoice' && p.status === 'Initiated') {
-        return [world, { status: 200, body: { success: true, response: 'Cancelled.' } } as unknown as Handled[1], [], []]
+        return handled(world, { status: 200, body: { success: true, response: 'Cancelled.' } } as unknown as Handled['response'], [], [])
       }
       return handle(world, request, ctx)
     }
@@ -446,7 +446,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, invoice),cancel(#0)',
       counterexample: [
-        'POST /payments {"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"invoice","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","successUrl":"http://a.aa","webho…',
+        'POST /payments {"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"invoice","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","successUrl":"http://a.aa.te…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http:…',
         'POST /payments/<payment 1>/cancel',
         '  ← 200 {"response":"<text>","success":true}',
@@ -464,7 +464,7 @@ describe('checkService in process: broken services', () => {
     const chargeImmediately: Handler = (world, request, ctx) => {
       const p = paymentOf(world, request.path)
       if (request.path.endsWith('/charge') && p?.chargeImmediately === true && p.status === 'Initiated') {
-        return [world, { status: 200, body: { success: true, response: 'Charged.' } } as unknown as Handled[1], [], []]
+        return handled(world, { status: 200, body: { success: true, response: 'Charged.' } } as unknown as Handled['response'], [], [])
       }
       return handle(world, request, ctx)
     }
@@ -473,7 +473,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard),charge(#0)',
       counterexample: [
-        'POST /payments {"chargeImmediately":true,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","succ…',
+        'POST /payments {"chargeImmediately":true,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":true,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"or…',
         'POST /payments/<payment 1>/charge',
         '  ← 200 {"response":"<text>","success":true}',
@@ -507,22 +507,22 @@ describe('checkService in process: broken services', () => {
     const handler: Handler = (world, request, ctx) => {
       const out = handle(world, request, ctx)
       if (request.path !== '/payments') return out
-      if (out[1].status === 201) first ??= out[1].body
-      return out[1].status === 200 ? [out[0], { ...out[1], body: first } as Handled[1], out[2], out[3]] : out
+      if (out.response.status === 201) first ??= out.response.body
+      return out.response.status === 200 ? { ...out, response: { ...out.response, body: first } as Handled['response'] } : out
     }
     expect(summary(await check({ handler, onReset: () => (first = undefined) }, { kinds: ['card'] }))).toStrictEqual({
       numRuns: 10,
       seed: 1,
       commands: 'create(order-0, creditcard),nextStep(#0),repeatCreate(0)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         'completeForm <payment 1>  (model: Reserved)',
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ response differs',
-        '  expected (model): 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
-        '  received (service): 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
+        '  expected (model): 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000…',
+        '  received (service): 200 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"paymentGateway":"creditcard","paymentReferenceID":"<payment 1>","refundedAmount":0,"sellerConnectedAccountID":"00000000-0000-0000-0000-000000000…',
         '  at body.paymentIntent.paymentCreated.status: expected "Reserved", received "Initiated"'
       ]
     })
@@ -533,7 +533,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard),cancel(#0)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         'POST /payments/<payment 1>/cancel',
         '  ← 200 {"error":null,"response":"<text>","success":true}',
@@ -553,7 +553,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ webhooks differ',
         '  expected (model):',
@@ -572,7 +572,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ webhooks differ',
         '  expected (model):',
@@ -592,7 +592,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ webhooks differ',
         '  expected (model):',
@@ -612,7 +612,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard)',
       counterexample: [
-        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","suc…',
+        'POST /payments {"chargeImmediately":false,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000"…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":false,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"o…',
         '✗ webhooks differ',
         '  expected (model):',
@@ -631,7 +631,7 @@ describe('checkService in process: broken services', () => {
       seed: 1,
       commands: 'create(order-0, creditcard),nextStep(#0),refundPartially(#0)',
       counterexample: [
-        'POST /payments {"chargeImmediately":true,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000","succ…',
+        'POST /payments {"chargeImmediately":true,"currency":"AED","customerExternalID":"customer-0","environment":"test","externalPaymentReferenceID":"order-0","failedUrl":"http://a.aa.test","grossAmount":1,"metaData":{},"moneySplitList":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","isFee":false}],"paymentGateway":"creditcard","sellerConnectedAccountID":"00000000-0000-0000-0000-000000000000",…',
         '  ← 201 {"paymentIntent":{"moneySplit":[{"amount":1,"connectedAccountID":"00000000-0000-0000-0000-000000000000","insertTime":"<time>","isFee":false,"paymentReferenceID":"<payment 1>","splitID":1}],"paymentCreated":{"chargeImmediately":true,"chargedAmount":0,"createdAt":"<time>","currency":"AED","customerExternalID":"customer-0","environment":"test","excessRefundedAmount":0,"externalPaymentReferenceID":"or…',
         'completeForm <payment 1>  (model: Charged)',
         'POST /payments/<payment 1>/refund/partially {"moneySplitPatch":[{"newAmount":0,"splitID":1,"updateType":"UpdateAmount"}],"newGrossAmount":0}',

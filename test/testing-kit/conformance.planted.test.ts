@@ -4,11 +4,11 @@
  * seed (test/support/setup.ts: fixed in `npm test`, random in `npm run test:long`), 20 of them in
  * `npm test` and 200 at PAYSPLIT_NUM_RUNS_FACTOR ≥ 100. Shrinking is switched off here
  * (`endOnFailure`): a sweep asks only whether the bug is found; the shrunk counterexamples are
- * pinned by test/testing-kit/conformance.test.ts and test/testing-kit/conformance.inProcess.test.ts, test/testing-kit/conformance.brokenServices.test.ts.
+ * pinned by test/testing-kit/conformance.inProcess.test.ts and test/testing-kit/conformance.brokenServices.test.ts.
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkService } from '../../src/testing.js'
+import { checkService } from '../../src/conformance.js'
 import { plantedBugs, plantedCheck, runsFor } from '../support/conformance.planted.js'
 
 const factor = Number(process.env['PAYSPLIT_NUM_RUNS_FACTOR'] ?? '1')

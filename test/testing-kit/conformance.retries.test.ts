@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { kid } from '../../src/index.js'
 import { completeForm, emptyWorld, failForm, handle, receiveTransfer, type HandleContext, type HttpRequest, type WebhookDelivery, type World } from '../../src/http.js'
 import { runCli } from '../../src/cli/paysplitCheck.js'
-import { checkService, type CheckServiceOptions, type ReceivedWebhook } from '../../src/testing.js'
+import { checkService, type CheckServiceOptions, type ReceivedWebhook } from '../../src/conformance.js'
 
 const CATCH_ALL = 'https://hooks.example/all'
 const json = (v: unknown): unknown => (v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown))
@@ -33,8 +33,8 @@ const service = (keys: Keys): CheckServiceOptions & { readonly sent: HttpRequest
   const deliver = (ds: ReadonlyArray<WebhookDelivery>): void => {
     received.push(...ds.map((d) => ({ url: d.url, body: json(d.payload) })))
   }
-  const event = <T,>(operate: (at: string) => readonly [World, T, ReadonlyArray<WebhookDelivery>, ...unknown[]]): Promise<T> => {
-    const [next, result, deliveries] = operate(tick())
+  const event = <T,>(operate: (at: string) => { readonly world: World; readonly result: T; readonly deliveries: ReadonlyArray<WebhookDelivery> }): Promise<T> => {
+    const { world: next, result, deliveries } = operate(tick())
     world = next
     deliver(deliveries)
     return Promise.resolve(result)
@@ -54,7 +54,7 @@ const service = (keys: Keys): CheckServiceOptions & { readonly sent: HttpRequest
         ...(keys === 'kept' && request.headers !== undefined ? { headers: request.headers } : {})
       }
       sent.push({ ...httpRequest, ...(request.headers !== undefined ? { headers: request.headers } : {}) })
-      const [next, response, deliveries] = handle(world, httpRequest, ctx)
+      const { world: next, response, deliveries } = handle(world, httpRequest, ctx)
       world = next
       deliver(deliveries)
       const res = { status: response.status, body: json(response.body) }
@@ -116,7 +116,7 @@ const serve = async (keys: boolean): Promise<{ server: Server; base: string }> =
         ...(keys && typeof key === 'string' ? { headers: { 'idempotency-key': key } } : {})
       }
       const at = new Date(Date.UTC(2027, 0, 1, 8, 0, 0) + n * 1000).toISOString()
-      const [next, response] = handle(world, request, { at, paymentReferenceID: `6f1c3c52-3f51-4b8e-9a8e-${n.toString(16).padStart(12, '0')}`, kid: kidOf(n) })
+      const { world: next, response } = handle(world, request, { at, paymentReferenceID: `6f1c3c52-3f51-4b8e-9a8e-${n.toString(16).padStart(12, '0')}`, kid: kidOf(n) })
       world = next
       res.writeHead(response.status, { 'content-type': 'application/json', ...response.headers }).end(JSON.stringify(response.body))
     })

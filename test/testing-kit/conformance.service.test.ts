@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devApiKey, devWebhookSecret } from '../../docs/examples/service/config.js'
 import { paysplitRules, type Rules } from '../../docs/examples/service/paysplit.js'
 import { runCli, type CliIO } from '../../src/cli/paysplitCheck.js'
+import { shellWords } from '../support/cli.fixtures.js'
 import { startService, testDb, type TestDb } from '../support/reference-service.fixtures.js'
 
 let database: TestDb
@@ -21,11 +22,14 @@ afterAll(async () => {
 
 let clock = Date.UTC(2026, 10, 25, 14, 0, 0)
 
+/** The secrets as a user exports them, by the variables the replay line names them by. */
+const env = { PAYSPLIT_API_KEY: devApiKey, PAYSPLIT_WEBHOOK_SECRET: devWebhookSecret }
+
 const cli = async (args: ReadonlyArray<string>): Promise<{ code: number; out: string }> => {
   let out = ''
   // the clock moves 1 ms a reading, so the shrink budget never cuts a shrink short here: a replay
   // must reproduce the very counterexample the first run printed
-  const io: CliIO = { out: (t) => (out += t), err: () => undefined, isTTY: false, now: () => (clock += 1) }
+  const io: CliIO = { out: (t) => (out += t), err: () => undefined, isTTY: false, now: () => (clock += 1), env }
   return { code: await runCli(args, io), out }
 }
 
@@ -43,8 +47,8 @@ const auth = ['--api-key', devApiKey, '--webhooks', '--webhook-secret', devWebho
 const wrongStatus: Rules = {
   ...paysplitRules,
   handle: (world, request, ctx) => {
-    const [after, response, deliveries, events] = paysplitRules.handle(world, request, ctx)
-    return [after, request.path.endsWith('/charge') && response.status === 409 ? { ...response, status: 400 } : response, deliveries, events]
+    const out = paysplitRules.handle(world, request, ctx)
+    return request.path.endsWith('/charge') && out.response.status === 409 ? { ...out, response: { ...out.response, status: 400 } } : out
   }
 }
 const noMetaData: Rules = {
@@ -52,7 +56,9 @@ const noMetaData: Rules = {
   webhookMessage: (delivery, timestamp) => {
     const payment: Record<string, unknown> = { ...delivery.payload.payload.payment }
     delete payment['metaData']
-    return paysplitRules.webhookMessage({ ...delivery, payload: { ...delivery.payload, payload: { payment: payment as unknown as typeof delivery.payload.payload.payment } } }, timestamp)
+    const payload = { ...delivery.payload, payload: { payment: payment as unknown as typeof delivery.payload.payload.payment } }
+    // the body is what is signed and sent: changed with the payload
+    return paysplitRules.webhookMessage({ ...delivery, payload, body: JSON.stringify(payload) }, timestamp)
   }
 }
 
@@ -78,15 +84,14 @@ describe('paysplit-check against the PostgreSQL reference service', () => {
       expect(found.code).toBe(1)
       const counterexample = (out: string): string => out.slice(out.indexOf('Counterexample (shrunk):'), out.indexOf('Replay with'))
       expect(counterexample(found.out)).toMatch(expected)
-      const line = /Replay exactly this sequence against a fresh service:\n {2}npx paysplit-check \S+ (.*)\n/.exec(found.out)?.[1] ?? ''
-      const args = line.split(/ (?=--)/).flatMap((a) => {
-        const [flag = '', ...rest] = a.split(' ')
-        const value = rest.join(' ').replace(/^'(.*)'$/, '$1').replace(/^"\$API_KEY"$/, devApiKey)
-        return value === '' ? [flag] : [flag, value]
-      })
+      // the printed line alone, its secrets by the variables it names (exported as a user would)
+      const line = /Replay exactly this sequence \(against this service or a fresh one\):\n {2}(.*)\n/.exec(found.out)?.[1] ?? ''
+      expect(line).toContain('--runs 200 --webhooks --webhook-secret-env PAYSPLIT_WEBHOOK_SECRET --grace 1500 --api-key-env PAYSPLIT_API_KEY --seed=1 --path ')
+      expect(found.out).toContain('(with PAYSPLIT_API_KEY (the value given with --api-key) and PAYSPLIT_WEBHOOK_SECRET (the value given with --webhook-secret) set in the environment)')
       await database.db.exec('TRUNCATE payments, payment_events, customers, outbox, unmatched_transfers')
-      const again = await withService(rules, (base) => cli([base, ...args, '--webhook-secret', devWebhookSecret, '--grace', '1500']))
+      const again = await withService(rules, (base) => cli(shellWords(line).slice(2).map((a) => (a.startsWith('http://127.0.0.1:') ? base : a))))
       expect(again.code).toBe(1)
+      expect(again.out).toMatch(/^REPRODUCED: the sequence of --seed=1 --path '[^']+' failed again/m)
       expect(counterexample(again.out)).toBe(counterexample(found.out))
     })
   }

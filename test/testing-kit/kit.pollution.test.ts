@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { emptyWorld, handle, type World } from '../../src/http.js'
-import { checkService } from '../../src/testing.js'
-import { field } from '../../src/testing/normalise.js'
+import { checkService } from '../../src/conformance.js'
+import { field } from '../../src/conformance/normalise.js'
 
 const polluted = ['kid', 'paymentReferenceID', 'status'] as const
 
@@ -38,7 +38,7 @@ describe('C3: the kit reads only own properties', () => {
           n += 1
           const at = new Date(Date.UTC(2027, 0, 1) + n * 1000).toISOString()
           const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-          const [next, response] = handle(world, { method, path, ...(body !== undefined ? { body } : {}) }, { at, paymentReferenceID: id, kid: '12345674' })
+          const { world: next, response } = handle(world, { method, path, ...(body !== undefined ? { body } : {}) }, { at, paymentReferenceID: id, kid: '12345674' })
           world = next
           return Promise.resolve({ status: response.status, body: JSON.parse(JSON.stringify(response.body)) as unknown })
         },

@@ -16,7 +16,7 @@ import { emptyWorld, handle, receiveTransfer } from '../../src/http.js'
 import { applyPatch } from '../../src/patches.js'
 import { setAmountsPatch } from '../../src/patchBuilders.js'
 import { initialState, isTerminal, type Payment } from '../../src/payment.js'
-import { webhookEventTypeOf } from '../../src/http/webhooks.js'
+import { webhookEventTypeOf } from '../../src/service/webhooks.js'
 import { adjust, at, cardRequest, create, createInvoice, PAYMENT_ID, paymentAfter, transfer } from '../support/builders.js'
 import { cardPayment, makeSplits, ids } from '../support/fixtures.js'
 
@@ -84,8 +84,8 @@ describe('errors, payment, webhooks, service: the remaining branches', () => {
   })
 
   it('receiveTransfer with a transfer that is not an object is ValidationFailed', () => {
-    const [world] = handle(emptyWorld, { method: 'POST', path: '/payments', body: { ...cardRequest({ paymentGateway: 'invoice', chargeImmediately: undefined }) } }, { at: at(0), paymentReferenceID: PAYMENT_ID, kid: '12345674' })
-    const [, r] = receiveTransfer(world, PAYMENT_ID, null as never, { at: at(1) })
+    const { world } = handle(emptyWorld, { method: 'POST', path: '/payments', body: { ...cardRequest({ paymentGateway: 'invoice', chargeImmediately: undefined }) } }, { at: at(0), paymentReferenceID: PAYMENT_ID, kid: '12345674' })
+    const { result: r } = receiveTransfer(world, PAYMENT_ID, null as never, { at: at(1) })
     expect(codeOf(r)).toBe('ValidationFailed')
   })
 })

@@ -10,7 +10,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { kid } from '../../src/index.js'
 import { emptyWorld, handle, type HandleContext, type WebhookDelivery, type World } from '../../src/http.js'
-import { checkService, describeReport, type CheckServiceOptions, type ReceivedWebhook, type ServiceRequest, type ServiceResponse } from '../../src/testing.js'
+import { checkService, describeReport, type CheckServiceOptions, type ReceivedWebhook, type ServiceRequest, type ServiceResponse } from '../../src/conformance.js'
 
 const UNKNOWN = 'ffffffff-ffff-4fff-bfff-ffffffffffff'
 const RECEIVER = 'http://receiver.test'
@@ -29,7 +29,7 @@ const liveService = (answer?: (request: ServiceRequest) => ServiceResponse | und
     const own = answer?.(request)
     if (own !== undefined) return Promise.resolve(own)
     n += 1
-    // as test/support/server.ts: a repeated create keeps the KID stored with its reference
+    // as a service does: a repeated create keeps the KID stored with its reference
     const made = kid.create(String(5_000_000 + n), 'mod10')
     const ext = (request.body as { externalPaymentReferenceID?: unknown } | undefined)?.externalPaymentReferenceID
     const stored = typeof ext === 'string' ? world.references.get(ext)?.kid : undefined
@@ -38,7 +38,7 @@ const liveService = (answer?: (request: ServiceRequest) => ServiceResponse | und
       paymentReferenceID: `6f1c3c52-3f51-4b8e-9a8e-${n.toString(16).padStart(12, '0')}`,
       kid: stored ?? (E.isRight(made) ? made.right : '')
     }
-    const [next, response, deliveries] = handle(world, { method: request.method, path: request.path, body: JSON.parse(JSON.stringify(request.body ?? null)) as unknown }, ctx)
+    const { world: next, response, deliveries } = handle(world, { method: request.method, path: request.path, body: JSON.parse(JSON.stringify(request.body ?? null)) as unknown }, ctx)
     world = next
     received.push(...deliveries.map((d: WebhookDelivery) => ({ url: d.url, body: JSON.parse(JSON.stringify(d.payload)) as unknown, headers: { 'webhook-id': d.payload.eventID } })))
     return Promise.resolve({ status: response.status, body: JSON.parse(JSON.stringify(response.body)) as unknown })
@@ -68,7 +68,7 @@ describe('namespaced runs: any number of calls share one service', () => {
 
 describe('only the contract: reads', () => {
   it('a service without the read routes passes, told so once in the notes (when paysplit’s model has the reads)', async () => {
-    const [, probe] = handle(emptyWorld, { method: 'GET', path: `/payments/${UNKNOWN}` }, { at: '2027-01-01T00:00:00.000Z', paymentReferenceID: UNKNOWN })
+    const { response: probe } = handle(emptyWorld, { method: 'GET', path: `/payments/${UNKNOWN}` }, { at: '2027-01-01T00:00:00.000Z', paymentReferenceID: UNKNOWN })
     const modelHasReads = (probe.body as { error?: { code?: string } }).error?.code === 'PaymentNotFound'
     const service = liveService((request) =>
       request.method === 'GET' && !request.path.endsWith('/cancel') ? { status: 405, body: { success: false, error: { code: 'MethodNotAllowed', message: 'POST only.' } } } : undefined

@@ -12,18 +12,8 @@ import { transition } from '../../src/decider.js'
 import { kid } from '../../src/kid.js'
 import { applyPatch } from '../../src/patches.js'
 import { initialState, type Payment, type PaymentState } from '../../src/payment.js'
-import {
-  commandArb,
-  deepEqual,
-  invalidPaymentIntentRequestArb,
-  kidArb,
-  normalise,
-  patchArb,
-  paymentIntentRequestArb,
-  scenarioArb,
-  show,
-  uuidArb
-} from '../../src/testing.js'
+import { commandArb, deepEqual, invalidPaymentIntentRequestArb, kidArb, patchArb, paymentIntentRequestArb, scenarioArb, show, uuidArb } from '../../src/testing.js'
+import { normalise } from '../../src/conformance.js'
 
 const runAll = (commands: ReadonlyArray<unknown>): PaymentState => {
   let s: PaymentState = initialState

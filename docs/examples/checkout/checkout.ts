@@ -7,7 +7,9 @@
  * Every input is named by the path of its field in the request (`moneySplitList.1.amount`), and
  * every message holder by the same path (`data-error-for`), so the issues of the codec land
  * beside their fields with no mapping table: `flattenIssues(issues, catalog)` gives
- * `{ [path]: messages[] }`.
+ * `{ [path]: messages[] }`. Pay sends the request to the shop's back end (serve.ts), which creates
+ * the payment at the payments service (`npx paysplit-check mock` in development) and sends the
+ * customer to its hosted form.
  */
 import {
   currencyCodes,
@@ -283,9 +285,22 @@ addSplit({ connectedAccountID: '11111111-2222-4333-8444-555555555555', amount: '
 })
 form.addEventListener('input', validate)
 form.addEventListener('change', validate)
+// Pay: the request to the shop's back end (serve.ts), which creates the payment at the payments
+// service (the mock, in development) and answers with its hosted form, where the customer pays
 form.addEventListener('submit', (event) => {
   event.preventDefault()
   validate()
+  if ((document.getElementById('pay') as HTMLButtonElement).disabled) return
+  const status = document.getElementById('status') as HTMLElement
+  void fetch('/api/payments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(requestFromForm()) })
+    .then(async (res) => {
+      const answer = (await res.json()) as { formUrl?: string; error?: unknown }
+      if (answer.formUrl !== undefined) window.location.assign(answer.formUrl)
+      else status.textContent = `${String(res.status)}: ${JSON.stringify(answer.error ?? answer)}`
+    })
+    .catch(() => {
+      status.textContent = 'The shop did not answer.'
+    })
 })
 for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>('[data-lang]'))) {
   b.addEventListener('click', () => {

@@ -6,11 +6,13 @@
  */
 import { createHash } from 'node:crypto'
 import {
-  IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_KEY_TTL_MS,
   idempotencyEntryKey,
-  type HttpResponse,
+  requestKeys,
+  type HandleContext,
+  type HttpRequest,
   type IdempotencyRecord,
+  type StoredResponse,
   type World
 } from 'paysplit/http'
 import { isSqlError, type Queryable } from './db.js'
@@ -38,13 +40,14 @@ export const scopeOf = (authorization: string | undefined): string => {
 }
 
 /**
- * The key of a POST as the database keeps it, or `undefined`: none, or one paysplit refuses (it
+ * The key of a POST as the database keeps it, as paysplit reads the header (`"abc"` and `abc`
+ * are the one key `abc`, one row), or `undefined`: none, a read, or one paysplit refuses (it
  * answers 400 itself; nothing to load).
  */
-export const keyOfRequest = (method: string, header: string | string[] | undefined, scope: string): KeyOfRequest | undefined =>
-  method === 'POST' && typeof header === 'string' && header.length >= 1 && header.length <= IDEMPOTENCY_KEY_MAX_LENGTH && /^[\x20-\x7e]+$/.test(header)
-    ? { scope, key: header }
-    : undefined
+export const keyOfRequest = (request: HttpRequest, ctx: HandleContext & { readonly idempotencyScope: string }): KeyOfRequest | undefined => {
+  const named = requestKeys(request, ctx).idempotency
+  return named === undefined ? undefined : { scope: ctx.idempotencyScope, key: named.key }
+}
 
 /** The advisory lock of a key: one namespace of two-int locks (the migrations use a bigint lock). */
 const LOCK_NAMESPACE = 2_401
@@ -85,11 +88,9 @@ export const loadKey = async (tx: Queryable, k: KeyOfRequest, world: World): Pro
   const record: IdempotencyRecord = {
     scope: k.scope,
     key: k.key,
-    method: row.method,
-    path: row.path,
-    ...(row.body === null ? {} : { body: JSON.parse(row.body) as unknown }),
-    response: JSON.parse(row.response) as HttpResponse,
-    at: row.first_at
+    at: row.first_at,
+    request: { method: row.method, path: row.path, ...(row.body === null ? {} : { body: JSON.parse(row.body) as unknown }) },
+    response: JSON.parse(row.response) as StoredResponse
   }
   return { ...world, idempotencyKeys: new Map([[idempotencyEntryKey(k.scope, k.key), record]]) }
 }
@@ -110,9 +111,9 @@ export const writeKey = async (tx: Queryable, k: KeyOfRequest, before: World, af
     [
       k.scope,
       k.key,
-      record.method,
-      record.path,
-      record.body === undefined ? null : JSON.stringify(record.body),
+      record.request.method,
+      record.request.path,
+      record.request.body === undefined ? null : JSON.stringify(record.request.body),
       JSON.stringify(record.response),
       record.at,
       new Date(Date.parse(record.at) + IDEMPOTENCY_KEY_TTL_MS).toISOString()

@@ -108,7 +108,8 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
   const idempotencyScope = scopeOf(req.headers.authorization)
   const header = req.headers['idempotency-key']
   const headers = typeof header === 'string' ? { headers: { 'idempotency-key': header } } : {}
-  const idempotencyKey = keyOfRequest(method, header, idempotencyScope)
+  const request = { method, path: target, body, ...headers }
+  const idempotencyKey = keyOfRequest(request, { at: deps.now(), paymentReferenceID, idempotencyScope })
   try {
     const outcome = await runTransaction(
       deps.db,
@@ -124,7 +125,7 @@ export const apiRoute = async (deps: Deps, req: IncomingMessage, method: string,
           const kid = isInvoice ? (stored?.kid ?? fixedKid ?? randomKid()) : undefined
           const ctx: HandleContext = { at: deps.now(), paymentReferenceID, ...(kid !== undefined ? { kid } : {}), ...catchAll, idempotencyScope }
           // the events paysplit applied come back with the answer: stored as they are
-          const [after, response, deliveries, events] = deps.rules.handle(world, { method, path: target, body, ...headers }, ctx)
+          const { world: after, response, deliveries, events } = deps.rules.handle(world, request, ctx)
           return { world: after, result: response, deliveries, events }
         }
       },

@@ -42,7 +42,7 @@ export const bankTransfer = async (deps: Deps, req: IncomingMessage, requestId: 
       lockCustomers: false,
       run: (world) => {
         const at = deps.now()
-        const [after, result, deliveries, events] = deps.rules.transferByKid(world, transfer, { at, ...catchAll })
+        const { world: after, result, deliveries, events } = deps.rules.transferByKid(world, transfer, { at, ...catchAll })
         const unmatched = E.isLeft(result) && result.left.code === 'UnmatchedTransfer'
         return {
           world: after,

@@ -260,7 +260,7 @@ export const submitForm = async (deps: Deps, req: IncomingMessage, id: string, a
     }
   }
   const catchAll = deps.config.catchAllUrl !== undefined ? { catchAllUrl: deps.config.catchAllUrl } : {}
-  const outcome = await runTransaction<FormOutcome[3]>(
+  const outcome = await runTransaction<FormOutcome['redirectUrl']>(
     deps.db,
     {
       keys: { ...noKeys, paymentReferenceIDs: [id] },
@@ -268,7 +268,7 @@ export const submitForm = async (deps: Deps, req: IncomingMessage, id: string, a
       lockCustomers: false,
       run: (world) => {
         const at = deps.now()
-        const [after, , deliveries, redirectUrl, events] =
+        const { world: after, deliveries, redirectUrl, events } =
           run === 'complete'
             ? deps.rules.completeForm(world, id, { at, ...catchAll })
             : deps.rules.failForm(world, id, { at, ...catchAll, ...(reason !== undefined ? { reason } : {}) })

@@ -79,7 +79,7 @@ const apply = async (deps: Deps, transactions: ReadonlyArray<OcrTransaction>, he
       for (const k of keys) payments.set(k, current.get(k) as Payment)
       const world: World = { ...loaded.world, payments }
       const slice: Slice = { world, paymentVersions: versions, customerVersions: loaded.customerVersions }
-      const [after, row, sent, events] = receiveOcrTransaction(world, t, { at, ...catchAll })
+      const { world: after, row, deliveries: sent, events } = receiveOcrTransaction(world, t, { at, ...catchAll })
       if (after !== world) {
         // the events paysplit applied, stored as they are
         await writeChanges(tx, slice, after, sent, events)

@@ -1,0 +1,269 @@
+/**
+ * The store contract (docs/rules.md C15): which rows an operation can read (`RowKeys`, named by
+ * `requestKeys`, `transferKeys` and `ocrKeys`), and a world built from the rows a store loaded
+ * (`worldOf`). What to write back is each operation's `changes`.
+ *
+ * @module rows
+ */
+import * as E from '../internal/either.js'
+import type { PaymentError } from '../errors.js'
+import { invalid, issue, validationError } from '../errors.js'
+import type { Payment } from '../payment.js'
+import { isPayment } from '../payment.js'
+import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
+import { admitState } from '../state/trustedState.js'
+import { NONE } from './outcome.js'
+import { isObject, own } from '../internal/own.js'
+import { ExpiringMap } from '../internal/expiringMap.js'
+import {
+  idempotencyEntryKey,
+  idempotencyTimeOf,
+  keyOf,
+  mergeCustomer,
+  ocrTransmissionKey,
+  type CreatedReference,
+  type CustomerRow,
+  type IdempotencyRecord,
+  type OcrTransmissionRow,
+  type ReferenceRow,
+  type StoredResponse,
+  type World
+} from './world.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * The rows an operation can read (docs/rules.md C15). A store loads them, and with every payment
+ * its customer (by `customerExternalID`) and its reference (by `externalPaymentReferenceID`), and
+ * with every reference the payment it names; then builds the world with `worldOf`.
+ *
+ * - `paymentReferenceIDs`: payments by id, lower-cased (as the world keys them);
+ * - `externalPaymentReferenceIDs`: create references (and their payments);
+ * - `customerExternalIDs`: customers;
+ * - `openInvoiceKids`: every `Initiated` invoice that holds one of these KIDs;
+ * - `idempotency`: the kept answer of this `idempotency-key` (`scope` absent: the shared scope).
+ */
+export interface RowKeys {
+  readonly paymentReferenceIDs: ReadonlyArray<string>
+  readonly externalPaymentReferenceIDs: ReadonlyArray<string>
+  readonly customerExternalIDs: ReadonlyArray<string>
+  readonly openInvoiceKids: ReadonlyArray<string>
+  readonly idempotency?: { readonly scope?: string; readonly key: string }
+}
+
+/** A bank transmission, as `ocrTransmissions` rows are keyed. */
+export interface OcrTransmissionKey {
+  readonly dataSender: string
+  readonly transmissionNumber: string
+}
+
+/** The rows a bank operation can read: as {@link RowKeys}, plus the transmissions applied already. */
+export interface BankRowKeys extends RowKeys {
+  readonly ocrTransmissions: ReadonlyArray<OcrTransmissionKey>
+}
+
+/**
+ * Stored rows, as `worldOf` takes them (docs/rules.md C15); every list optional. `payments` are
+ * stored states (a payment's JSON read back, or one paysplit returned).
+ */
+export interface WorldRows {
+  readonly payments?: ReadonlyArray<unknown>
+  readonly customers?: ReadonlyArray<CustomerRow>
+  readonly references?: ReadonlyArray<ReferenceRow>
+  readonly idempotencyKeys?: ReadonlyArray<IdempotencyRecord>
+  readonly ocrTransmissions?: ReadonlyArray<OcrTransmissionRow>
+}
+
+/** A row `worldOf` refused: the error, and for a payment row the id it holds (`''` when it holds none). */
+export type RowError = PaymentError & { readonly paymentReferenceID?: string }
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/** No rows. @internal */
+export const noKeys: RowKeys = Object.freeze({
+  paymentReferenceIDs: NONE,
+  externalPaymentReferenceIDs: NONE,
+  customerExternalIDs: NONE,
+  openInvoiceKids: NONE
+})
+
+/** No rows, for a bank operation. @internal */
+export const noBankKeys: BankRowKeys = Object.freeze({ ...noKeys, ocrTransmissions: NONE })
+
+// -------------------------------------------------------------------------------------
+// a world from rows
+// -------------------------------------------------------------------------------------
+
+const LISTS = ['payments', 'customers', 'references', 'idempotencyKeys', 'ocrTransmissions'] as const
+
+type Read<T> = E.Either<RowError, T>
+
+const wrong = (path: string, v: unknown, expected: string): Read<never> =>
+  E.left(v === undefined ? invalid(path, 'required') : invalid(path, 'type', { expected }))
+
+/** The own fields of a row that must be strings, in order: the first that is not is the error. */
+const texts = <K extends string>(row: unknown, path: string, keys: ReadonlyArray<K>): Read<Record<K, string>> => {
+  const out: Partial<Record<K, string>> = {}
+  for (const key of keys) {
+    const v = own(row, key)
+    if (typeof v !== 'string') return wrong(`${path}.${key}`, v, 'string')
+    out[key] = v
+  }
+  return E.right(out as Record<K, string>)
+}
+
+/** An own field of a row that must be an object. */
+const object = (row: unknown, path: string, key: string): Read<object> => {
+  const v = own(row, key)
+  return isObject(v) && !Array.isArray(v) ? E.right(v) : wrong(`${path}.${key}`, v, 'object')
+}
+
+/** An own field of a row that may be absent (or SQL's `null`) or a string. */
+const optionalText = (row: unknown, path: string, key: string): Read<string | undefined> => {
+  const v = own(row, key)
+  return v === undefined || v === null ? E.right(undefined) : typeof v === 'string' ? E.right(v) : wrong(`${path}.${key}`, v, 'string')
+}
+
+/** A stored state admitted once (validated unless paysplit made it), or the row's error naming it. */
+const paymentOf = (row: unknown): Read<Payment> => {
+  const id = own(row, 'paymentReferenceID')
+  const named = typeof id === 'string' ? id : ''
+  const admitted = admitState(row)
+  if (E.isLeft(admitted)) return E.left({ ...admitted.left, paymentReferenceID: named })
+  // `{ status: 'NoPayment' }` is a state, but no payment a store keeps
+  return isPayment(admitted.right)
+    ? E.right(admitted.right)
+    : E.left({ ...validationError([issue('state.status', 'not_one_of', { allowed: ['Initiated', 'Reserved', 'Charged', 'Cancelled', 'Refunded'] })]), paymentReferenceID: named })
+}
+
+const customerOf = (row: unknown, path: string): Read<CustomerRow> => {
+  const id = texts(row, path, ['customerExternalID'])
+  if (E.isLeft(id)) return id
+  const customer = object(row, path, 'customer')
+  return E.isLeft(customer) ? customer : E.right({ ...id.right, customer: mergeCustomer(undefined, customer.right as Customer) })
+}
+
+const referenceOf = (row: unknown, path: string): Read<ReferenceRow> => {
+  const ids = texts(row, path, ['externalPaymentReferenceID', 'paymentReferenceID'])
+  if (E.isLeft(ids)) return ids
+  const request = object(row, path, 'request')
+  if (E.isLeft(request)) return request
+  const kid = optionalText(row, path, 'kid')
+  if (E.isLeft(kid)) return kid
+  return E.right({ ...ids.right, request: request.right as PaymentIntentRequest, ...(kid.right !== undefined ? { kid: kid.right } : {}) })
+}
+
+const idempotencyKeyOf = (row: unknown, path: string): Read<IdempotencyRecord> => {
+  const scope = optionalText(row, path, 'scope')
+  if (E.isLeft(scope)) return scope
+  const first = texts(row, path, ['key', 'at'])
+  if (E.isLeft(first)) return first
+  const request = object(row, path, 'request')
+  if (E.isLeft(request)) return request
+  const sent = texts(request.right, `${path}.request`, ['method', 'path'])
+  if (E.isLeft(sent)) return sent
+  const response = object(row, path, 'response')
+  if (E.isLeft(response)) return response
+  const status = own(response.right, 'status')
+  if (!Number.isSafeInteger(status)) return wrong(`${path}.response.status`, status, 'integer')
+  const body = own(request.right, 'body')
+  return E.right({
+    ...(scope.right !== undefined ? { scope: scope.right } : {}),
+    ...first.right,
+    request: { ...sent.right, ...(body !== undefined ? { body } : {}) },
+    response: response.right as StoredResponse
+  })
+}
+
+const transmissionOf = (row: unknown, path: string): Read<OcrTransmissionRow> => texts(row, path, ['dataSender', 'transmissionNumber', 'at'])
+
+/** Each row of a list read into `into` under its key; the first row that is not valid, if any. */
+const readAll = <R, V>(
+  list: ReadonlyArray<unknown>,
+  name: string,
+  read: (row: unknown, path: string) => Read<R>,
+  into: Map<string, V>,
+  entry: (r: R) => readonly [string, V]
+): RowError | undefined => {
+  for (let i = 0; i < list.length; i++) {
+    const r = read(own(list, i), `${name}.${String(i)}`)
+    if (E.isLeft(r)) return r.left
+    const [k, v] = entry(r.right)
+    into.set(k, v)
+  }
+  return undefined
+}
+
+/**
+ * The world stored rows hold (docs/rules.md C15), to run an operation on: `payments` are stored
+ * states, each admitted by `validateState` once (a state paysplit returned is taken as it is) and
+ * kept by its `paymentReferenceID`, lower-cased; `customers` by `customerExternalID` (the record's
+ * string fields); `references` by `externalPaymentReferenceID`; `idempotencyKeys` by `scope` and
+ * `key`; `ocrTransmissions` by `dataSender` and `transmissionNumber`. Every list is optional; of
+ * two rows with one key the later is kept, as a `Map` keeps it.
+ *
+ * The rows are the store's own, not a client's input: a payment row that is not valid gives `Left`
+ * with `validateState`'s code and issues and a field `paymentReferenceID` naming the row (`''`
+ * when it holds none); another row whose fields have the wrong type gives `Left`
+ * `ValidationFailed` with an issue at its path (`customers.2.customer`). Nothing is built then.
+ * Only own properties are read; nothing is thrown.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { emptyWorld, handle, worldOf } from 'paysplit/http'
+ * const seller = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
+ * const id = '0b7e3f1c-2a4d-4e8f-9c1b-5d6e7f8a9b0c'
+ * const body = {
+ *   externalPaymentReferenceID: 'order-1001', environment: 'test', paymentGateway: 'creditcard',
+ *   chargeImmediately: true, sellerConnectedAccountID: seller, grossAmount: 10000, currency: 'NOK',
+ *   customerExternalID: 'customer-42', customer: { name: 'Kari' }, successUrl: 'https://shop.example/ok',
+ *   failedUrl: 'https://shop.example/failed', moneySplitList: [{ connectedAccountID: seller, amount: 10000, isFee: false }]
+ * }
+ * const { changes } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: id })
+ * // the rows as a database gives them back: JSON
+ * const stored = JSON.parse(JSON.stringify({ payments: changes.payments.map((p) => p.state), customers: changes.customers, references: changes.references }))
+ * const world = worldOf(stored)
+ * assert.ok(E.isRight(world))
+ * assert.strictEqual(world.right.payments.get(id)?.status, 'Initiated')
+ * assert.strictEqual(world.right.customers.get('customer-42')?.name, 'Kari')
+ * const read = handle(world.right, { method: 'GET', path: '/payments?externalPaymentReferenceID=order-1001' }, { at: '2026-11-21T10:01:00.000Z', paymentReferenceID: id })
+ * assert.strictEqual(read.response.status, 200)
+ * // a damaged row: nothing is built, the row is named
+ * const bad = worldOf({ payments: [{ ...stored.payments[0], grossAmount: -1 }] })
+ * assert.ok(E.isLeft(bad) && bad.left.code === 'ValidationFailed' && bad.left.paymentReferenceID === id)
+ * assert.ok(E.isRight(worldOf({})))
+ */
+export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
+  try {
+    if (!isObject(rows) || Array.isArray(rows)) return E.left(invalid('', 'type', { expected: 'object' }))
+    const lists: Record<(typeof LISTS)[number], ReadonlyArray<unknown>> = { payments: [], customers: [], references: [], idempotencyKeys: [], ocrTransmissions: [] }
+    for (const name of LISTS) {
+      const list = own(rows, name)
+      if (list === undefined) continue
+      if (!Array.isArray(list)) return E.left(invalid(name, 'type', { expected: 'array' }))
+      lists[name] = list
+    }
+    const payments = new Map<string, Payment>()
+    const customers = new Map<string, Customer>()
+    const references = new Map<string, CreatedReference>()
+    const idempotencyKeys = new Map<string, IdempotencyRecord>()
+    const ocrTransmissions = new Map<string, OcrTransmissionRow>()
+    const fault =
+      readAll(lists.payments, 'payments', paymentOf, payments, (p) => [keyOf(p.paymentReferenceID), p]) ??
+      readAll(lists.customers, 'customers', customerOf, customers, (c) => [c.customerExternalID, c.customer]) ??
+      readAll(lists.references, 'references', referenceOf, references, (r) => [r.externalPaymentReferenceID, r]) ??
+      readAll(lists.idempotencyKeys, 'idempotencyKeys', idempotencyKeyOf, idempotencyKeys, (r) => [idempotencyEntryKey(r.scope, r.key), r]) ??
+      readAll(lists.ocrTransmissions, 'ocrTransmissions', transmissionOf, ocrTransmissions, (r) => [ocrTransmissionKey(r.dataSender, r.transmissionNumber), r])
+    if (fault !== undefined) return E.left(fault)
+    // the keys as the persistent map a keyed request runs on in O(log n) (docs/decisions.md, "Idempotency keys")
+    return E.right({ payments, customers, references, idempotencyKeys: ExpiringMap.from(idempotencyKeys, idempotencyTimeOf), ocrTransmissions })
+  } catch {
+    // rows that cannot be read (a getter that throws, a revoked proxy)
+    return E.left(invalid('', 'type', { expected: 'object' }))
+  }
+}
