@@ -944,6 +944,63 @@ export const openApiDocument = (): Schema => {
 }
 
 /**
+ * The reference service's event feed (`GET /events`, docs/service.md "The event feed"): every event
+ * that sent webhooks, one item per event, its payload the webhook's, paged by cursor.
+ */
+const feedPaths = (): Record<string, Schema> => ({
+  '/events': {
+    description: 'Other methods answer 405 `MethodNotAllowed` with `Allow: GET`.',
+    get: {
+      operationId: 'listEvents',
+      summary: 'The events that sent webhooks, oldest first, one item per event (not per url); page with `after`.',
+      description:
+        'A consumer that passes each page\'s `next` as `after` sees every committed event exactly once, each payment\'s in version order, ' +
+        'also while several instances commit at once: positions are read only below the oldest transaction still running. Events ' +
+        'are kept at least 30 days (`EVENTS_RETENTION_DAYS`).',
+      tags: ['events'],
+      parameters: [
+        {
+          name: 'after',
+          in: 'query',
+          required: false,
+          description: 'A cursor this feed gave: an item\'s `cursor` or a page\'s `next`. Absent: from the oldest event kept.',
+          schema: { type: 'string', pattern: '^\\d{1,20}\\.\\d{1,19}$' }
+        },
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'Events in the page at most (100 when absent).',
+          schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 }
+        }
+      ],
+      responses: {
+        '200': json(ref('EventPage'), 'A page of events.'),
+        '400': json(ref('ErrorResponse'), '`ValidationFailed`: a `limit` outside 1..500 or not an integer, or an `after` that is not a cursor; the issue at `query.limit` or `query.after`.'),
+        '401': UNAUTHORIZED,
+        '500': serviceFault('ErrorResponse')
+      }
+    }
+  }
+})
+
+/** The schemas of the event feed. */
+const feedSchemas = (): Record<string, Schema> => ({
+  EventPage: exact('A page of the event feed.', {
+    data: arrayOf(ref('EventItem')),
+    next: { type: 'string', description: 'The cursor to pass as `after` next time: the last item\'s, or the `after` given when the page is empty (poll with it).' },
+    hasMore: { type: 'boolean', description: 'More events are committed already: ask again at once.' }
+  }),
+  EventItem: exact('One event that sent webhooks.', {
+    cursor: { type: 'string', description: 'Its position: pass it as `after` to read the events after it.' },
+    eventID: { type: 'string', description: 'The webhooks\' `webhook-id` and the payload\'s `eventID`: `<paymentReferenceID>:<version>`.' },
+    eventType: ref('WebhookEventType'),
+    createdAt: { type: 'string', format: 'date-time', description: 'When the event was stored.' },
+    payload: ref('WebhookPayload')
+  })
+})
+
+/**
  * The reference service's document (docs/examples/service): the library's, plus its bank routes
  * under a key of their own. The bank routes are the service's, not paysplit's (a service takes
  * money from its bank as its bank sends it), so they are not in docs/openapi.json
@@ -964,7 +1021,7 @@ export const serviceDocument = (): Schema => {
       title: 'paysplit reference payments service',
       description:
         "The API of paysplit's reference service (docs/examples/service, docs/service.md): every route of paysplit's document " +
-        '(docs/openapi.json) under the API key, and the bank routes under the bank key.'
+        '(docs/openapi.json) and the event feed under the API key, and the bank routes under the bank key.'
     },
     servers: [{ url: 'http://127.0.0.1:8080', description: '`npm run serve`: the reference service in development mode, on its default port.' }],
     paths: {
@@ -986,6 +1043,7 @@ export const serviceDocument = (): Schema => {
           }
         }
       },
+      ...feedPaths(),
       '/bank/ocr': {
         description: 'Other methods answer 405 `MethodNotAllowed`.',
         post: {
@@ -1003,7 +1061,7 @@ export const serviceDocument = (): Schema => {
         }
       }
     },
-    tags: [...(base['tags'] as Schema[]), { name: 'bank' }],
+    tags: [...(base['tags'] as Schema[]), { name: 'events' }, { name: 'bank' }],
     components: {
       ...base.components,
       schemas: {
@@ -1021,6 +1079,7 @@ export const serviceDocument = (): Schema => {
           unmatchedTransferID: ref('Uuid'),
           error: ref('ErrorDetail')
         }),
+        ...feedSchemas(),
         OcrReport: exact('Body of a received OCR giro file.', {
           transmissionNumber: { type: 'string' },
           dataSender: { type: 'string' },

@@ -12,13 +12,13 @@ if (process.env['FC_SEED'] === 'random') {
 }
 
 /**
- * `paysplit`, `paysplit/codecs`, `paysplit/http`, `paysplit/testing` and `paysplit/conformance` are the sources in src/ for
+ * `paysplit`, `paysplit/codecs`, `paysplit/http`, `paysplit/camt054`, `paysplit/testing` and `paysplit/conformance` are the sources in src/ for
  * the tests: the reference service (docs/examples/service, a workspace package) imports paysplit
  * by name, and a fresh clone has no dist/ yet. Shared by the other vitest configs.
  */
 export const paysplitAlias = [
   { find: /^paysplit$/, replacement: `${root}src/index.ts` },
-  { find: /^paysplit\/(codecs|http|testing|conformance)$/, replacement: `${root}src/$1.ts` }
+  { find: /^paysplit\/(codecs|http|camt054|testing|conformance)$/, replacement: `${root}src/$1.ts` }
 ]
 
 export default defineConfig({

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark of issue 5, each figure a ratio to a baseline measured in the
+ * `npm run bench`: every benchmark of the library, each figure a ratio to a baseline measured in the
  * same process run (medians over rounds), printed with its target and whether it is met, then a
  * summary table (the one docs/performance.md shows). Memory is measured in a child process
  * started with `--expose-gc`. Takes about two minutes on a 2-core machine.

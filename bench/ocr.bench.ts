@@ -16,104 +16,20 @@
  * Run alone: `npm run bench:ocr`. Reports, asserts nothing.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { kid as kidNumber, type Payment } from '../src/index.js'
+import type { Payment } from '../src/index.js'
 import {
-  emptyWorld,
-  handle,
   ocrGiroText,
   parseOcrGiro,
   receiveOcrGiro,
   receiveTransferByKid,
-  type CreatedReference,
   type OcrTransaction,
-  type OcrTransmission,
-  type World
+  type OcrTransmission
 } from '../src/http.js'
-
-const gc = (globalThis as { gc?: () => void }).gc
-if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench:ocr)')
-const settle = (): number => {
-  for (let i = 0; i < 4; i++) gc()
-  return process.memoryUsage().heapUsed
-}
-const mb = (n: number): string => `${(n / 1e6).toFixed(1)} MB`
-const now = (): number => Number(process.hrtime.bigint()) / 1e6
-const median = (xs: ReadonlyArray<number>): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)] as number
-}
-
-let sink: unknown
-const timed = (f: () => unknown): number => {
-  const t0 = now()
-  sink = f()
-  return now() - t0
-}
-
-/** Median times of `subject` and `baseline` over `rounds` rounds, the order alternating. */
-const sideBySide = (subject: () => unknown, baseline: () => unknown, rounds: number): { subject: number; baseline: number; ratio: number } => {
-  const s: number[] = []
-  const b: number[] = []
-  const r: number[] = []
-  for (let i = 0; i < rounds; i++) {
-    let ts: number
-    let tb: number
-    if (i % 2 === 0) {
-      tb = timed(baseline)
-      ts = timed(subject)
-    } else {
-      ts = timed(subject)
-      tb = timed(baseline)
-    }
-    s.push(ts)
-    b.push(tb)
-    r.push(ts / tb)
-  }
-  return { subject: median(s), baseline: median(b), ratio: median(r) }
-}
-
-/** Heap grown during `f` (no GC in between) and kept by its result after a full GC. */
-const heapOf = (f: () => unknown): { grown: number; kept: number } => {
-  const base = settle()
-  const before = process.memoryUsage().heapUsed
-  const result = f()
-  const after = process.memoryUsage().heapUsed
-  const kept = settle() - base
-  sink = result
-  return { grown: after - before, kept }
-}
+import { heapOf, kidOf, mb, median, sideBySide, timed, worldOfInvoices } from './bankFiles.js'
 
 // -------------------------------------------------------------------------------------
 // the world and the file
 // -------------------------------------------------------------------------------------
-
-const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
-const kidOf = (n: number): string => {
-  const made = kidNumber.create(String(100_000_000 + n), 'mod10')
-  if (E.isLeft(made)) throw new Error('kid')
-  return made.right
-}
-const idOf = (n: number): string => `0b7e3f1c-2a4d-4e8f-9c1b-${n.toString(16).padStart(12, '0')}`
-
-/** A world of `n` open invoices of 10000 øre, KIDs kidOf(0..n-1), built in one pass. */
-const worldOf = (n: number): World => {
-  const payments = new Map<string, Payment>()
-  const references = new Map<string, CreatedReference>()
-  let customers = emptyWorld.customers
-  for (let i = 0; i < n; i++) {
-    const body = {
-      externalPaymentReferenceID: `invoice-${i}`, environment: 'test', paymentGateway: 'invoice',
-      sellerConnectedAccountID: SELLER, grossAmount: 10000, currency: 'NOK', customerExternalID: 'customer-42',
-      successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed',
-      moneySplitList: [{ connectedAccountID: SELLER, amount: 10000, isFee: false }]
-    }
-    const { world: w } = handle(emptyWorld, { method: 'POST', path: '/payments', body }, { at: '2026-11-21T10:00:00.000Z', paymentReferenceID: idOf(i), kid: kidOf(i) })
-    for (const [k, p] of w.payments) payments.set(k, p)
-    for (const [k, r] of w.references) references.set(k, r)
-    customers = w.customers
-  }
-  return { payments, customers, references }
-}
 
 /** `paid` transfers paying invoices 0.. in full, then `unmatched` with KIDs no invoice holds. */
 const transmissionOf = (paid: number, unmatched: number): OcrTransmission => {
@@ -172,7 +88,7 @@ for (const n of [1_000, 10_000, 100_000]) {
 }
 
 console.log('\n## Applying (10,000 invoices paid in full + 1,000 unmatched)\n')
-const world = worldOf(N)
+const world = worldOfInvoices(N)
 const file = parsed(ocrGiroText(transmissionOf(N, 1_000)))
 const ctx = { at: '2026-11-21T11:00:00.000Z', catchAllUrl: 'https://hooks.example/all' }
 const rows = file.assignments.flatMap((a) => a.transactions)
@@ -205,7 +121,7 @@ console.log(`\nreceiveOcrGiro / one by one on slices: **${apply.ratio.toFixed(2)
 
 // one by one on the whole world: each call copies the world's map and scans it for the KID
 const WHOLE = 2_000
-const partWorld = worldOf(WHOLE)
+const partWorld = worldOfInvoices(WHOLE)
 const partFile = parsed(ocrGiroText(transmissionOf(WHOLE, 0)))
 const partRows = partFile.assignments.flatMap((a) => a.transactions)
 const whole = sideBySide(
@@ -225,4 +141,3 @@ const applyHeap = heapOf(() => receiveOcrGiro(world, file, ctx))
 console.log('| call | heap grown during the call | heap kept after GC | kept / file size |\n|---|---:|---:|---:|')
 console.log(`| parseOcrGiro (${N} transactions) | ${mb(parseHeap.grown)} | ${mb(parseHeap.kept)} | ${(parseHeap.kept / text.length).toFixed(1)}× |`)
 console.log(`| receiveOcrGiro (${N + 1000} transactions, 10,000 invoices) | ${mb(applyHeap.grown)} | ${mb(applyHeap.kept)} | ${(applyHeap.kept / text.length).toFixed(1)}× |`)
-export { sink }

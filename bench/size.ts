@@ -9,7 +9,7 @@
  *
  * Budgets: `paysplit/codecs` without its catalogs ≤ 6.5 kB, each catalog alone ≤ 1.5 kB,
  * `decodePaymentIntentRequest` alone ≤ 3.6 kB, `transition` alone ≤ 13 kB, `parseOcrGiro`
- * alone ≤ 4 kB, the three entries together ≤ 30 kB (docs/decisions.md, "Bundle
+ * alone ≤ 4 kB, the three entries together ≤ 31 kB (docs/decisions.md, "Bundle
  * budgets with OCR giro files and safe retries").
  *
  * Fails (exit 1) when a budget is exceeded. Prints the largest inputs of each bundle and how much of
@@ -74,7 +74,7 @@ const budgets: ReadonlyArray<Budget> = [
       "export * as codecs from 'paysplit/codecs'",
       "export * as http from 'paysplit/http'"
     ].join('\n'),
-    budget: 30 * KB
+    budget: 31 * KB
   },
   {
     name: 'parseOcrGiro alone (the OCR giro reader)',

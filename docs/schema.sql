@@ -73,6 +73,28 @@ CREATE TABLE IF NOT EXISTS paysplit.ocr_transmissions (
   key  text GENERATED ALWAYS AS ((data->>'dataSender') || E'\n' || (data->>'transmissionNumber')) STORED PRIMARY KEY
 );
 
+-- camt.054 notifications applied (`changes.camt054Messages[]`: `{ messageId, at }`): a
+-- notification is applied once; the same one again finds its row. Kept 400 days from `at`
+-- (`CAMT054_MEMORY_DAYS`; an ISO 8601 UTC text): a store deletes older rows at its own pace, and
+-- until then paysplit reads one as forgotten, so a store replaces such a row when it loaded it.
+CREATE TABLE IF NOT EXISTS paysplit.camt054_messages (
+  data json NOT NULL,
+  key  text GENERATED ALWAYS AS (data->>'messageId') STORED PRIMARY KEY,
+  at   text GENERATED ALWAYS AS (data->>'at') STORED NOT NULL
+);
+CREATE INDEX IF NOT EXISTS camt054_messages_at ON paysplit.camt054_messages (at);
+
+-- Transactions of camt.054 notifications applied (`changes.camt054Transactions[]`:
+-- `{ transactionKey, bookingDate }`): one sent again in another notification finds its row (its
+-- key: `camt054TransactionKey`, a JSON array of account, entry and transaction reference). Kept
+-- 400 days from `bookingDate` (`YYYY-MM-DD`), deleted and replaced as the messages are.
+CREATE TABLE IF NOT EXISTS paysplit.camt054_transactions (
+  data         json NOT NULL,
+  key          text GENERATED ALWAYS AS (data->>'transactionKey') STORED PRIMARY KEY,
+  booking_date text GENERATED ALWAYS AS (data->>'bookingDate') STORED NOT NULL
+);
+CREATE INDEX IF NOT EXISTS camt054_transactions_booking_date ON paysplit.camt054_transactions (booking_date);
+
 -- Money that came with a KID no open invoice holds (`UnmatchedTransfer`; an OCR report row
 -- `unmatched`): parked for a person to match, in the transaction that found no invoice. Never lost.
 CREATE TABLE IF NOT EXISTS paysplit.unmatched_transfers (
@@ -103,9 +125,10 @@ CREATE INDEX IF NOT EXISTS outbox_due ON paysplit.outbox (next_attempt_at) WHERE
 CREATE INDEX IF NOT EXISTS outbox_queue ON paysplit.outbox (payment, url, seq) WHERE done_at IS NULL;
 
 -- What an operation reads (docs/http.md, "The store contract"): the rows its keys name (what
--- `requestKeys`, `transferKeys`, `ocrKeys` or `formKeys` returned, as JSON), with every payment its
+-- `requestKeys`, `transferKeys`, `ocrKeys`, `camt054Keys` or `formKeys` returned, as JSON), with every payment its
 -- customer and reference and with every reference its payment, as `worldOf` takes them. The rows a
--- transaction may overwrite (payments, customers, the idempotency key) are locked until it ends.
+-- transaction may overwrite (payments, customers, the idempotency key, the camt.054 rows, which an
+-- expired one is) are locked until it ends.
 CREATE OR REPLACE FUNCTION paysplit.load(keys json) RETURNS json LANGUAGE sql AS $$
   WITH p AS (
     SELECT key, data FROM paysplit.payments
@@ -127,6 +150,14 @@ CREATE OR REPLACE FUNCTION paysplit.load(keys json) RETURNS json LANGUAGE sql AS
        WHERE key = coalesce('+' || (keys->'idempotency'->>'scope'), '-') || E'\n' || (keys->'idempotency'->>'key')
        FOR UPDATE) i),
     'ocrTransmissions', (SELECT coalesce(json_agg(data), '[]') FROM paysplit.ocr_transmissions
-       WHERE key IN (SELECT (t->>'dataSender') || E'\n' || (t->>'transmissionNumber') FROM json_array_elements(keys->'ocrTransmissions') t))
+       WHERE key IN (SELECT (t->>'dataSender') || E'\n' || (t->>'transmissionNumber') FROM json_array_elements(keys->'ocrTransmissions') t)),
+    'camt054Messages', (SELECT coalesce(json_agg(data), '[]') FROM (
+      SELECT data FROM paysplit.camt054_messages
+       WHERE key IN (SELECT json_array_elements_text(keys->'camt054Messages'))
+       ORDER BY key FOR UPDATE) m),
+    'camt054Transactions', (SELECT coalesce(json_agg(data), '[]') FROM (
+      SELECT data FROM paysplit.camt054_transactions
+       WHERE key IN (SELECT json_array_elements_text(keys->'camt054Transactions'))
+       ORDER BY key FOR UPDATE) t)
   )
 $$;

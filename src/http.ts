@@ -1,9 +1,10 @@
 /**
- * `paysplit/http` — the payments service as pure functions (docs/rules.md C5–C6, C9–C10, C13–C15):
+ * `paysplit/http` — the payments service as pure functions (docs/rules.md C5–C6, C9–C10, C13–C15, C17):
  * the wire (routes, response bodies, HTTP status per error, `handle`, safe retries), the service
- * model it runs on (the world, the payment form, bank transfers and OCR giro files, webhook
- * deliveries and their Standard Webhooks messages), and the store contract: which rows an
- * operation reads (`requestKeys`, `transferKeys`, `ocrKeys`), a world from stored rows
+ * model it runs on (the world, the payment form, bank transfers, OCR giro files and camt.054
+ * notifications read by `paysplit/camt054`, webhook deliveries and their Standard Webhooks
+ * messages), and the store contract: which rows an operation reads (`requestKeys`,
+ * `transferKeys`, `ocrKeys`, `camt054Keys`), a world from stored rows
  * (`worldOf`), and the rows to write (each operation's `changes`). No I/O: a server brings
  * sockets, storage, the clock, identifiers and webhook transport.
  *
@@ -67,8 +68,10 @@ export { webhookMessage } from './http/messages.js'
 export type { WebhookMessage, WebhookMessageHeaders, WebhookMessageOptions } from './http/messages.js'
 
 // the world, its rows and its reads
-export { emptyWorld, getCustomer, getPayment, idempotencyEntryKey, ocrTransmissionKey } from './service/world.js'
+export { camt054TransactionKey, emptyWorld, getCustomer, getPayment, idempotencyEntryKey, ocrTransmissionKey } from './service/world.js'
 export type {
+  Camt054MessageRow,
+  Camt054TransactionRow,
   CreatedReference,
   CustomerRow,
   Deliveries,
@@ -81,9 +84,9 @@ export type {
 } from './service/world.js'
 
 // what an operation decided, and what a store loads and writes
-export type { Changes, FormOperated, Operated, Outcome, PaymentChange, VersionedEvent } from './service/outcome.js'
+export type { Camt054Changes, Changes, FormOperated, Operated, Outcome, PaymentChange, VersionedEvent } from './service/outcome.js'
 export { worldOf } from './service/rows.js'
-export type { BankRowKeys, OcrTransmissionKey, RowError, RowKeys, WorldRows } from './service/rows.js'
+export type { BankRowKeys, Camt054RowKeys, OcrTransmissionKey, RowError, RowKeys, WorldRows } from './service/rows.js'
 export { requestKeys } from './http/requestKeys.js'
 
 // requests
@@ -104,3 +107,8 @@ export { ocrGiroText } from './bankFiles/ocrText.js'
 export type { OcrTextOptions } from './bankFiles/ocrText.js'
 export { ocrKeys, receiveOcrGiro, receiveOcrTransaction } from './service/ocrReceive.js'
 export type { OcrOutcome, OcrReceived, OcrReportRow, OcrTransactionReceived } from './service/ocrReceive.js'
+
+// bank notifications: camt.054 read by `paysplit/camt054` (the one entry with an XML parser), applied here too
+export { CAMT054_MEMORY_DAYS, camt054Keys, receiveCamt054 } from './service/camt054Receive.js'
+export type { Camt054Received, Camt054ReportRow } from './service/camt054Receive.js'
+export type { Camt054Notification, Camt054Refusal, Camt054Transaction, Camt054Version } from './bankFiles/camt054Model.js'

@@ -27,6 +27,10 @@ export {
 export type { InvalidRequest, RequestOptions, Scenario, ScenarioOptions } from './testing/arbitraries.js'
 export { ocrGiroFileArb } from './testing/ocr.js'
 export type { OcrGiroFile, OcrGiroFileOptions } from './testing/ocr.js'
+export { camt054NotificationArb } from './testing/camt054.js'
+export type { Camt054File, Camt054NotificationOptions } from './testing/camt054.js'
+export { camt054Xml } from './bankFiles/camt054Writer.js'
+export type { Camt054Draft, Camt054DraftDetail, Camt054DraftEntry, Camt054DraftNotification } from './bankFiles/camt054Writer.js'
 
 // the decider harness
 export { decideWith, deepEqual, given, show } from './testing/harness.js'

@@ -283,11 +283,13 @@ const hasItem3 = (type: number | undefined): boolean => type === 20 || type === 
  * Reads an OCR giro file (Nets' format of KID payments, docs/rules.md C14) and checks it whole:
  * every line 80 characters, every record type, field and filler the format defines, the order
  * of the records (transmission start, assignments of transactions of amount items 1, 2 and — for
- * types 20 and 21 — 3, transmission end), and the counts, totals and dates of the end records. A
- * broken file is `Left` `ValidationFailed`, its issues at `line.<n>` (counted from 1), reason
- * `format`, `params.rule` naming the rule broken and `params.field` the field; at most 100 issues,
- * no value of the file quoted. `\n` and `\r\n` line ends are both read; one line end after the
- * last record is allowed, a blank line anywhere is not a record and is refused.
+ * types 20 and 21 — 3, transmission end), and the counts, totals and dates of the end records (a
+ * total is the net sum of its amounts: a credit note, signed `-`, is deducted; a reversal, types 18
+ * and 20, carries no sign and is added as it is). A broken file is `Left` `ValidationFailed`, its
+ * issues at `line.<n>` (counted from 1), reason `format`, `params.rule` naming the rule broken and
+ * `params.field` the field; at most 100 issues, no value of the file quoted. `\n` and `\r\n` line
+ * ends are both read; one line end after the last record is allowed, a blank line anywhere is not a
+ * record and is refused; a UTF-8 byte order mark before the first record is skipped.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -326,7 +328,9 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
   let transactions = 0
   let total = 0
   let lineNumber = 0
-  let pos = 0
+  // a UTF-8 byte order mark before the first record is no part of it (docs/decisions.md "OCR giro files")
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  let pos = start
   const length = text.length
 
   const closeTransaction = (a: PendingAssignment): void => {
@@ -364,7 +368,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
     a.transactions.push(done)
   }
 
-  if (length === 0) report(c, 1, 'empty')
+  if (length === start) report(c, 1, 'empty')
   // one line end after the last record ends the file; a second one starts a blank line
   while (pos < length) {
     let end = text.indexOf('\n', pos)
@@ -455,13 +459,14 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         t.partialSettlementSerialNumber = digitsOf(c, s, n, 26, 5, 'partialSettlementSerialNumber')
         const sign = s.charCodeAt(31)
         const amount = numberOf(c, s, n, 32, 17, 'amount')
+        // `-` marks a credit note: never on 0, never on a reversal (types 18 and 20 carry no sign)
         if (sign !== ZERO && sign !== 45) report(c, n, 'sign', 'sign')
-        else if (sign === 45 && amount === 0) report(c, n, 'sign', 'sign')
+        else if (sign === 45 && (amount === 0 || type === 18 || type === 20)) report(c, n, 'sign', 'sign')
         else if (amount !== undefined) {
           t.amount = sign === 45 ? -amount : amount
-          // the end records add every amount, reversals and credit notes included (never deducted)
-          assignment.total += amount
-          total += amount
+          // the end records' totals are the net sum: credit notes deducted, reversals added as they are
+          assignment.total += t.amount
+          total += t.amount
         }
         t.kid = kidOf(c, s, n)
         t.cardDrawer = digitsOf(c, s, n, 74, 2, 'cardDrawer')
@@ -575,7 +580,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         report(c, n, 'record-type')
     }
   }
-  if (state !== 'done' && length > 0) report(c, lineNumber + 1, 'truncated')
+  if (state !== 'done' && length > start) report(c, lineNumber + 1, 'truncated')
   if (!Number.isSafeInteger(total)) report(c, lineNumber, 'amount-range', 'totalAmount')
   if (
     c.issues.length > 0 ||

@@ -52,8 +52,9 @@ const earliestAndLatest = (a: OcrAssignment): readonly [string | undefined, stri
 
 /**
  * Writes a transmission as an OCR giro file, as Nets writes it: 80-character records, the end
- * records' counts, totals (every amount added, credit notes too) and dates computed from the
- * transactions. Its `line` fields are not read (the lines follow from the layout).
+ * records' counts, totals (the net sum: credit notes deducted) and dates computed from the
+ * transactions. Its `line` fields are not read (the lines follow from the layout). A total below 0
+ * cannot be written (the field has no sign): such a file is refused by `parseOcrGiro`.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -76,7 +77,7 @@ export const ocrGiroText = (transmission: OcrTransmission, options: OcrTextOptio
     let sum = 0
     for (const t of a.transactions) {
       for (const l of transactionLines(t)) lines.push(l)
-      sum += Math.abs(t.amount)
+      sum += t.amount
     }
     const [earliest, latest] = earliestAndLatest(a)
     const records = lines.length - first + 1

@@ -8,16 +8,14 @@
 import * as E from '../internal/either.js'
 import type { PaymentError } from '../errors.js'
 import { issue, validationError } from '../errors.js'
-import type { PaymentEvent } from '../events.js'
-import type { Payment } from '../payment.js'
 import { own } from '../internal/own.js'
 import type { OcrTransaction, OcrTransmission } from '../bankFiles/ocrGiro.js'
+import { applyTransfer, applyTransfers, type BankTransfer } from './bankTransfers.js'
 import { checkContext, unreadable } from './context.js'
-import { followedBy, NONE, noChanges, type Outcome, type PaymentChange } from './outcome.js'
+import { NONE, noChanges, type Outcome } from './outcome.js'
 import type { EventContext } from './operation.js'
 import { noBankKeys, type BankRowKeys } from './rows.js'
-import { receiveTransferByKid } from './transfers.js'
-import { isWorld, keyOf, ocrTransmissionKey, type Deliveries, type OcrTransmissionRow, type World } from './world.js'
+import { isWorld, ocrTransmissionKey, type OcrTransmissionRow, type World } from './world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -54,21 +52,7 @@ export interface OcrTransactionReceived extends Outcome {
 /** The transaction types that are money received; 18 and 20 are reversals reported by terminals. */
 const PAYMENT_TYPES: ReadonlyArray<number> = [10, 11, 12, 13, 14, 15, 16, 17, 19, 21]
 
-const reversal: PaymentError = validationError([issue('transactionType', 'not_one_of', { allowed: PAYMENT_TYPES })])
-
-/** The keys of the open invoices by KID, as `openInvoicesWithKid` finds them. */
-const openByKid = (world: World): Map<string, string[]> => {
-  const open = new Map<string, string[]>()
-  for (const [k, p] of world.payments) {
-    if (own(p, 'kind') !== 'invoice' || own(p, 'status') !== 'Initiated') continue
-    const kid = own(p, 'kid')
-    if (typeof kid !== 'string') continue
-    const keys = open.get(kid)
-    if (keys === undefined) open.set(kid, [k])
-    else keys.push(k)
-  }
-  return open
-}
+const reversal: PaymentError = validationError([issue('transactionType', 'not_one_of', { allowed: PAYMENT_TYPES, rule: 'reversal' })])
 
 interface Row {
   readonly transactionNumber: number
@@ -84,6 +68,10 @@ const rowOf = (t: unknown): Row => ({
   kid: own(t, 'kid') as string,
   amount: own(t, 'amount') as number
 })
+
+/** A transaction as a transfer to apply: a reversal is refused as it is, never applied. */
+const transferOf = (r: Row): BankTransfer =>
+  PAYMENT_TYPES.includes(r.transactionType) ? { kid: r.kid, amount: r.amount } : { kid: r.kid, amount: r.amount, refusal: reversal }
 
 /** The transactions of a transmission in file order, read through own properties only. */
 const rowsOf = (transmission: unknown): Row[] => {
@@ -150,10 +138,11 @@ export const ocrKeys = (transmission: OcrTransmission): BankRowKeys => {
 
 /**
  * Applies one transaction of an OCR giro file (docs/rules.md C14) as {@link receiveOcrGiro} applies
- * each: a reversal (transaction types 18 and 20) is `refused` and changes nothing; any other goes
- * through `receiveTransferByKid` — `matched`, `unmatched` (no open invoice holds the KID) or
- * `refused` (with its error). The transmission's once-only rule is {@link receiveOcrGiro}'s: a
- * store that writes `changes` needs only that one, for the whole file in one transaction.
+ * each: a reversal (transaction types 18 and 20) and a credit note (a negative amount) are
+ * `refused` and change nothing; any other goes through `receiveTransferByKid` — `matched`,
+ * `unmatched` (no open invoice holds the KID) or `refused` (with its error). The transmission's
+ * once-only rule is {@link receiveOcrGiro}'s: a store that writes `changes` needs only that one,
+ * for the whole file in one transaction.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -171,26 +160,18 @@ export const receiveOcrTransaction = (
   ctx: EventContext
 ): OcrTransactionReceived => {
   const r = rowOf(transaction)
-  const head = { transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount }
-  if (!PAYMENT_TYPES.includes(r.transactionType)) {
-    return { world, row: { ...head, outcome: 'refused', error: reversal }, deliveries: NONE, events: NONE, changes: noChanges }
-  }
-  const { result, ...outcome } = receiveTransferByKid(world, { kid: r.kid, amount: r.amount }, ctx)
-  const row: OcrReportRow = E.isRight(result)
-    ? { ...head, outcome: 'matched', paymentReferenceID: result.right.paymentReferenceID }
-    : result.left.code === 'UnmatchedTransfer'
-      ? { ...head, outcome: 'unmatched' }
-      : { ...head, outcome: 'refused', error: result.left }
-  return { ...outcome, row }
+  const { outcome, ...done } = applyTransfer(world, transferOf(r), ctx)
+  return { ...done, row: { transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, ...outcome } }
 }
 
 /**
  * Applies a transmission read by {@link parseOcrGiro} (docs/rules.md C14): every transaction, in
  * file order, through `receiveTransferByKid`, and a report of one row per transaction:
  * `matched` (with the `paymentReferenceID`), `unmatched` (no open invoice holds the KID: park the
- * money), `refused` (with the `error`: a KID or amount that is not valid — an amount of 0 or a
- * credit note's negative one —, a reversal (transaction types 18 and 20), or the invoice refused
- * it) or `duplicate`. A transmission is applied once, by its data sender and transmission number:
+ * money), `refused` (with the `error`: a KID or amount that is not valid, the invoice refused it, or
+ * — never applied as payments, for a person to handle — a credit note, its amount negative, and a
+ * reversal, transaction types 18 and 20; `params.rule` of the error's issue says which) or
+ * `duplicate`. A transmission is applied once, by its data sender and transmission number:
  * the world remembers it, and the same transmission again changes nothing and reports every row
  * `duplicate`. A second transfer in one file to an invoice the first one settled finds no open
  * invoice: `unmatched`. A context that is not valid refuses every row with `InvalidContext`, and
@@ -256,54 +237,17 @@ export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx:
   }
   const at = checked.right.at
   const context: EventContext = checked.right.catchAllUrl === undefined ? { at } : { at, catchAllUrl: checked.right.catchAllUrl }
-  // Each transfer runs on the slice of the world it can touch — the open invoices holding its KID,
-  // as a service loads it (docs/rules.md C15) — and the changed payments are written into one new
-  // map at the end: linear in the file and the world, where copying the whole world once per
-  // transfer would be quadratic. Same outcome, transfer by transfer.
-  const open = openByKid(world)
-  const changed = new Map<string, Payment>()
-  const changes = new Map<string, PaymentChange>()
-  const report: OcrReportRow[] = []
-  const deliveries: Array<Deliveries[number]> = []
-  const events: PaymentEvent[] = []
-  for (const r of rows) {
-    const keys = typeof r.kid === 'string' ? open.get(r.kid) : undefined
-    const payments = new Map<string, Payment>()
-    if (keys !== undefined) for (const k of keys) payments.set(k, changed.get(k) ?? (world.payments.get(k) as Payment))
-    const slice: World = { ...world, payments }
-    const done = receiveOcrTransaction(slice, r, context)
-    if (done.world !== slice && keys !== undefined) {
-      for (const k of [...keys]) {
-        const after = done.world.payments.get(k)
-        if (after === undefined || after === payments.get(k)) continue
-        changed.set(k, after)
-        // an invoice no longer Initiated holds its KID no more
-        if (own(after, 'status') !== 'Initiated') keys.splice(keys.indexOf(k), 1)
-      }
-      for (const c of done.changes.payments) {
-        const k = keyOf(c.paymentReferenceID)
-        const earlier = changes.get(k)
-        changes.set(k, earlier === undefined ? c : followedBy(earlier, c))
-      }
-    }
-    report.push(done.row)
-    for (const d of done.deliveries) deliveries.push(d)
-    for (const e of done.events) events.push(e)
-  }
-  let payments = world.payments
-  if (changed.size > 0) {
-    const all = new Map(world.payments)
-    for (const [k, p] of changed) all.set(k, p)
-    payments = all
-  }
+  // linear in the file and the world: each transfer on its slice (docs/rules.md C15)
+  const done = applyTransfers(world, rows.map(transferOf), context)
+  const report = rows.map((r, i): OcrReportRow => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, ...(done.outcomes[i] as OcrOutcome) }))
   const row: OcrTransmissionRow = { dataSender, transmissionNumber, at }
   const remembered = new Map<string, OcrTransmissionRow>(applied instanceof Map ? (applied as ReadonlyMap<string, OcrTransmissionRow>) : [])
   remembered.set(key, row)
   return {
-    world: { ...world, payments, ocrTransmissions: remembered },
+    world: { ...world, payments: done.payments, ocrTransmissions: remembered },
     report,
-    deliveries,
-    events,
-    changes: { ...noChanges, payments: [...changes.values()], ocrTransmissions: [row] }
+    deliveries: done.deliveries,
+    events: done.events,
+    changes: { ...noChanges, payments: done.changes, ocrTransmissions: [row] }
   }
 }

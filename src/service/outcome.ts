@@ -9,7 +9,16 @@ import * as E from '../internal/either.js'
 import type { PaymentError } from '../errors.js'
 import type { PaymentEvent } from '../events.js'
 import type { Payment } from '../payment.js'
-import type { CustomerRow, Deliveries, IdempotencyRecord, OcrTransmissionRow, ReferenceRow, World } from './world.js'
+import type {
+  Camt054MessageRow,
+  Camt054TransactionRow,
+  CustomerRow,
+  Deliveries,
+  IdempotencyRecord,
+  OcrTransmissionRow,
+  ReferenceRow,
+  World
+} from './world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -53,6 +62,22 @@ export interface Changes {
   readonly idempotencyKeys: ReadonlyArray<IdempotencyRecord>
   /** Bank transmissions applied. */
   readonly ocrTransmissions: ReadonlyArray<OcrTransmissionRow>
+  /** camt.054 notifications applied: present on `receiveCamt054`'s changes only (see {@link Camt054Changes}). */
+  readonly camt054Messages?: ReadonlyArray<Camt054MessageRow>
+  /** Transactions of camt.054 notifications applied: present on `receiveCamt054`'s changes only. */
+  readonly camt054Transactions?: ReadonlyArray<Camt054TransactionRow>
+}
+
+/**
+ * The changes of `receiveCamt054` (docs/rules.md C15, C17): {@link Changes} with the rows of the
+ * notification applied (`camt054Messages`, one row) and of each transaction it applied or refused
+ * for good (`camt054Transactions`, a row per transaction remembered), both lists always present;
+ * all empty exactly when the world did not change. The other operations write no camt.054 row:
+ * their changes leave both lists out (docs/decisions.md "camt.054 notifications").
+ */
+export interface Camt054Changes extends Changes {
+  readonly camt054Messages: ReadonlyArray<Camt054MessageRow>
+  readonly camt054Transactions: ReadonlyArray<Camt054TransactionRow>
 }
 
 /**

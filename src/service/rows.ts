@@ -1,6 +1,6 @@
 /**
  * The store contract (docs/rules.md C15): which rows an operation can read (`RowKeys`, named by
- * `requestKeys`, `transferKeys` and `ocrKeys`), and a world built from the rows a store loaded
+ * `requestKeys`, `transferKeys`, `ocrKeys` and `camt054Keys`), and a world built from the rows a store loaded
  * (`worldOf`). What to write back is each operation's `changes`.
  *
  * @module rows
@@ -12,6 +12,7 @@ import type { Payment } from '../payment.js'
 import { isPayment } from '../payment.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../state/trustedState.js'
+import { isTimestamp } from '../codecs/validators.js'
 import { NONE } from './outcome.js'
 import { isObject, own } from '../internal/own.js'
 import { ExpiringMap } from '../internal/expiringMap.js'
@@ -19,6 +20,10 @@ import {
   idempotencyEntryKey,
   idempotencyTimeOf,
   keyOf,
+  camt054MessageTimeOf,
+  camt054TransactionTimeOf,
+  type Camt054MessageRow,
+  type Camt054TransactionRow,
   mergeCustomer,
   ocrTransmissionKey,
   type CreatedReference,
@@ -65,6 +70,17 @@ export interface BankRowKeys extends RowKeys {
 }
 
 /**
+ * The rows `receiveCamt054` can read (docs/rules.md C15, C17): as {@link BankRowKeys} (its
+ * `ocrTransmissions` empty), plus the notification's own row in `camt054Messages` (by `messageId`)
+ * and the rows in `camt054Transactions` of its transactions (by `camt054TransactionKey`), to know
+ * which were applied already.
+ */
+export interface Camt054RowKeys extends BankRowKeys {
+  readonly camt054Messages: ReadonlyArray<string>
+  readonly camt054Transactions: ReadonlyArray<string>
+}
+
+/**
  * Stored rows, as `worldOf` takes them (docs/rules.md C15); every list optional. `payments` are
  * stored states (a payment's JSON read back, or one paysplit returned).
  */
@@ -74,6 +90,8 @@ export interface WorldRows {
   readonly references?: ReadonlyArray<ReferenceRow>
   readonly idempotencyKeys?: ReadonlyArray<IdempotencyRecord>
   readonly ocrTransmissions?: ReadonlyArray<OcrTransmissionRow>
+  readonly camt054Messages?: ReadonlyArray<Camt054MessageRow>
+  readonly camt054Transactions?: ReadonlyArray<Camt054TransactionRow>
 }
 
 /** A row `worldOf` refused: the error, and for a payment row the id it holds (`''` when it holds none). */
@@ -94,11 +112,14 @@ export const noKeys: RowKeys = Object.freeze({
 /** No rows, for a bank operation. @internal */
 export const noBankKeys: BankRowKeys = Object.freeze({ ...noKeys, ocrTransmissions: NONE })
 
+/** No rows, for a camt.054 notification. @internal */
+export const noCamt054Keys: Camt054RowKeys = Object.freeze({ ...noBankKeys, camt054Messages: NONE, camt054Transactions: NONE })
+
 // -------------------------------------------------------------------------------------
 // a world from rows
 // -------------------------------------------------------------------------------------
 
-const LISTS = ['payments', 'customers', 'references', 'idempotencyKeys', 'ocrTransmissions'] as const
+const LISTS = ['payments', 'customers', 'references', 'idempotencyKeys', 'ocrTransmissions', 'camt054Messages', 'camt054Transactions'] as const
 
 type Read<T> = E.Either<RowError, T>
 
@@ -181,6 +202,17 @@ const idempotencyKeyOf = (row: unknown, path: string): Read<IdempotencyRecord> =
 
 const transmissionOf = (row: unknown, path: string): Read<OcrTransmissionRow> => texts(row, path, ['dataSender', 'transmissionNumber', 'at'])
 
+/** A camt.054 row's date field, which its memory expires by: a timestamp as `at` (or a calendar date `YYYY-MM-DD`). */
+const dated = <R extends object>(read: Read<R>, path: string, field: keyof R & string, isDate: (s: string) => boolean): Read<R> =>
+  E.isLeft(read) || isDate(read.right[field] as string) ? read : E.left(invalid(`${path}.${field}`, 'format', { format: field === 'at' ? 'timestamp' : 'date' }))
+
+const isDay = (s: string): boolean => s.length === 10 && isTimestamp(`${s}T00:00:00.000Z`)
+
+const messageOf = (row: unknown, path: string): Read<Camt054MessageRow> => dated(texts(row, path, ['messageId', 'at']), path, 'at', isTimestamp)
+
+const camt054TransactionOf = (row: unknown, path: string): Read<Camt054TransactionRow> =>
+  dated(texts(row, path, ['transactionKey', 'bookingDate']), path, 'bookingDate', isDay)
+
 /** Each row of a list read into `into` under its key; the first row that is not valid, if any. */
 const readAll = <R, V>(
   list: ReadonlyArray<unknown>,
@@ -203,7 +235,8 @@ const readAll = <R, V>(
  * states, each admitted by `validateState` once (a state paysplit returned is taken as it is) and
  * kept by its `paymentReferenceID`, lower-cased; `customers` by `customerExternalID` (the record's
  * string fields); `references` by `externalPaymentReferenceID`; `idempotencyKeys` by `scope` and
- * `key`; `ocrTransmissions` by `dataSender` and `transmissionNumber`. Every list is optional; of
+ * `key`; `ocrTransmissions` by `dataSender` and `transmissionNumber`; `camt054Messages` by
+ * `messageId`; `camt054Transactions` by `transactionKey`. Every list is optional; of
  * two rows with one key the later is kept, as a `Map` keeps it.
  *
  * The rows are the store's own, not a client's input: a payment row that is not valid gives `Left`
@@ -241,7 +274,15 @@ const readAll = <R, V>(
 export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
   try {
     if (!isObject(rows) || Array.isArray(rows)) return E.left(invalid('', 'type', { expected: 'object' }))
-    const lists: Record<(typeof LISTS)[number], ReadonlyArray<unknown>> = { payments: [], customers: [], references: [], idempotencyKeys: [], ocrTransmissions: [] }
+    const lists: Record<(typeof LISTS)[number], ReadonlyArray<unknown>> = {
+      payments: [],
+      customers: [],
+      references: [],
+      idempotencyKeys: [],
+      ocrTransmissions: [],
+      camt054Messages: [],
+      camt054Transactions: []
+    }
     for (const name of LISTS) {
       const list = own(rows, name)
       if (list === undefined) continue
@@ -253,15 +294,27 @@ export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
     const references = new Map<string, CreatedReference>()
     const idempotencyKeys = new Map<string, IdempotencyRecord>()
     const ocrTransmissions = new Map<string, OcrTransmissionRow>()
+    const camt054Messages = new Map<string, Camt054MessageRow>()
+    const camt054Transactions = new Map<string, Camt054TransactionRow>()
     const fault =
       readAll(lists.payments, 'payments', paymentOf, payments, (p) => [keyOf(p.paymentReferenceID), p]) ??
       readAll(lists.customers, 'customers', customerOf, customers, (c) => [c.customerExternalID, c.customer]) ??
       readAll(lists.references, 'references', referenceOf, references, (r) => [r.externalPaymentReferenceID, r]) ??
       readAll(lists.idempotencyKeys, 'idempotencyKeys', idempotencyKeyOf, idempotencyKeys, (r) => [idempotencyEntryKey(r.scope, r.key), r]) ??
-      readAll(lists.ocrTransmissions, 'ocrTransmissions', transmissionOf, ocrTransmissions, (r) => [ocrTransmissionKey(r.dataSender, r.transmissionNumber), r])
+      readAll(lists.ocrTransmissions, 'ocrTransmissions', transmissionOf, ocrTransmissions, (r) => [ocrTransmissionKey(r.dataSender, r.transmissionNumber), r]) ??
+      readAll(lists.camt054Messages, 'camt054Messages', messageOf, camt054Messages, (r) => [r.messageId, r]) ??
+      readAll(lists.camt054Transactions, 'camt054Transactions', camt054TransactionOf, camt054Transactions, (r) => [r.transactionKey, r])
     if (fault !== undefined) return E.left(fault)
-    // the keys as the persistent map a keyed request runs on in O(log n) (docs/decisions.md, "Idempotency keys")
-    return E.right({ payments, customers, references, idempotencyKeys: ExpiringMap.from(idempotencyKeys, idempotencyTimeOf), ocrTransmissions })
+    // the keys and the camt.054 memory as the persistent maps the operations run on in O(log n) (docs/decisions.md, "Idempotency keys")
+    return E.right({
+      payments,
+      customers,
+      references,
+      idempotencyKeys: ExpiringMap.from(idempotencyKeys, idempotencyTimeOf),
+      ocrTransmissions,
+      camt054Messages: ExpiringMap.from(camt054Messages, camt054MessageTimeOf),
+      camt054Transactions: ExpiringMap.from(camt054Transactions, camt054TransactionTimeOf)
+    })
   } catch {
     // rows that cannot be read (a getter that throws, a revoked proxy)
     return E.left(invalid('', 'type', { expected: 'object' }))

@@ -14,6 +14,7 @@ import { initialState, isPayment } from '../payment.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../state/trustedState.js'
 import { own } from '../internal/own.js'
+import type { Camt054Transaction } from '../bankFiles/camt054Model.js'
 import { ExpiringMap } from '../internal/expiringMap.js'
 import type { WebhookDelivery } from './webhooks.js'
 
@@ -92,6 +93,26 @@ export interface OcrTransmissionRow {
   readonly at: string
 }
 
+/**
+ * A camt.054 notification applied (docs/rules.md C15, C17), keyed by `messageId`; `at` is the
+ * context's of the operation that applied it. Forgotten 400 days after `at`.
+ */
+export interface Camt054MessageRow {
+  readonly messageId: string
+  readonly at: string
+}
+
+/**
+ * A transaction of a camt.054 notification applied (docs/rules.md C15, C17), keyed by
+ * `transactionKey` (`camt054TransactionKey`: account, entry and transaction reference), so that the
+ * bank sending it again in another notification is recognised; `bookingDate` (`YYYY-MM-DD`) is its
+ * entry's. Forgotten 400 days after `bookingDate`.
+ */
+export interface Camt054TransactionRow {
+  readonly transactionKey: string
+  readonly bookingDate: string
+}
+
 // -------------------------------------------------------------------------------------
 // model: the world
 // -------------------------------------------------------------------------------------
@@ -117,10 +138,15 @@ export type IdempotencyKeys = ReadonlyMap<string, IdempotencyRecord>
  * - `idempotencyKeys`: the `idempotency-key`s of the last 24 hours and what they answered, by
  *   `idempotencyEntryKey(scope, key)` (docs/rules.md C13); absent: none;
  * - `ocrTransmissions`: the bank transmissions applied, by `ocrTransmissionKey(dataSender,
- *   transmissionNumber)` (docs/rules.md C14); absent: none.
+ *   transmissionNumber)` (docs/rules.md C14); absent: none;
+ * - `camt054Messages`: the camt.054 notifications applied in the last 400 days, by `messageId`;
+ *   `camt054Transactions`: their transactions booked in the last 400 days, by
+ *   `camt054TransactionKey` (docs/rules.md C17); absent: none. The worlds paysplit returns hold
+ *   both in persistent maps, as the idempotency keys: a notification of k transactions costs
+ *   O(k log n) in what is remembered, the expired entries O(log n) each.
  *
  * A service that keeps its data in a database builds the slice an operation needs: the rows
- * `requestKeys`, `transferKeys` or `ocrKeys` name (the form: its payment), with every payment's
+ * `requestKeys`, `transferKeys`, `ocrKeys` or `camt054Keys` name (the form: its payment), with every payment's
  * customer and reference and every reference's payment (docs/rules.md C15).
  */
 export interface World {
@@ -129,6 +155,8 @@ export interface World {
   readonly references: ReadonlyMap<string, CreatedReference>
   readonly idempotencyKeys?: IdempotencyKeys
   readonly ocrTransmissions?: ReadonlyMap<string, OcrTransmissionRow>
+  readonly camt054Messages?: ReadonlyMap<string, Camt054MessageRow>
+  readonly camt054Transactions?: ReadonlyMap<string, Camt054TransactionRow>
 }
 
 /** The webhooks to send after an operation, in order. */
@@ -153,7 +181,9 @@ export const emptyWorld: World = Object.freeze({
   customers: new Map<string, Customer>(),
   references: new Map<string, CreatedReference>(),
   idempotencyKeys: ExpiringMap.empty<IdempotencyRecord>(),
-  ocrTransmissions: new Map<string, OcrTransmissionRow>()
+  ocrTransmissions: new Map<string, OcrTransmissionRow>(),
+  camt054Messages: ExpiringMap.empty<Camt054MessageRow>(),
+  camt054Transactions: ExpiringMap.empty<Camt054TransactionRow>()
 })
 
 // -------------------------------------------------------------------------------------
@@ -196,6 +226,26 @@ export const keyStoreOf = (world: World): ExpiringMap<IdempotencyRecord> | undef
   return keys instanceof Map ? ExpiringMap.from(keys as IdempotencyKeys, idempotencyTimeOf) : undefined
 }
 
+/** A time in milliseconds of a row's own field (`NaN`, the oldest time, when it cannot be read). */
+const timeOf = (row: unknown, field: string): number => {
+  const v = own(row, field)
+  return typeof v === 'string' ? Date.parse(v) : Number.NaN
+}
+
+/** The time a camt.054 notification is remembered from: its row's `at`. @internal */
+export const camt054MessageTimeOf = (row: Camt054MessageRow): number => timeOf(row, 'at')
+
+/** The time a camt.054 transaction is remembered from: its row's `bookingDate` (midnight UTC). @internal */
+export const camt054TransactionTimeOf = (row: Camt054TransactionRow): number => timeOf(row, 'bookingDate')
+
+/**
+ * A world's camt.054 memory (`camt054Messages` or `camt054Transactions`) as the persistent map a
+ * notification runs on: the world's own when paysplit made it, the entries of a `Map` taken over
+ * (O(n log n), once), an empty one for anything else. @internal
+ */
+export const camt054MemoryOf = <R>(memory: unknown, time: (row: R) => number): ExpiringMap<R> =>
+  memory instanceof ExpiringMap ? (memory as ExpiringMap<R>) : memory instanceof Map ? ExpiringMap.from(memory as ReadonlyMap<string, R>, time) : ExpiringMap.empty<R>()
+
 /**
  * The key a transmission is applied once under (docs/rules.md C14): its data sender and
  * transmission number, the entry of a world's `ocrTransmissions`.
@@ -206,6 +256,28 @@ export const keyStoreOf = (world: World): ExpiringMap<IdempotencyRecord> | undef
  * assert.strictEqual(ocrTransmissionKey('00008080', '0170031'), '00008080/0170031')
  */
 export const ocrTransmissionKey = (dataSender: string, transmissionNumber: string): string => `${dataSender}/${transmissionNumber}`
+
+/**
+ * The key a transaction of a camt.054 notification is recognised by when a bank sends it again in
+ * another notification (docs/rules.md C17): its account, its entry's reference and its own
+ * reference (or, without one, its position in the entry), as a JSON array — the entry of a world's
+ * `camt054Transactions` and the `transactionKey` of its row, text any database column stores. Only
+ * own properties are read.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { camt054TransactionKey } from 'paysplit/http'
+ * assert.strictEqual(
+ *   camt054TransactionKey({ account: 'NO9386011117947', entryReference: 'E-1', transactionReference: 'T-1', detailNumber: 1 }),
+ *   '["NO9386011117947","E-1","T-1"]'
+ * )
+ * // without a transaction reference: its position in the entry, a number (never equal to a reference "2")
+ * assert.strictEqual(camt054TransactionKey({ account: 'NO9386011117947', entryReference: 'E-1', detailNumber: 2 }), '["NO9386011117947","E-1",2]')
+ */
+export const camt054TransactionKey = (transaction: Pick<Camt054Transaction, 'account' | 'entryReference' | 'transactionReference' | 'detailNumber'>): string => {
+  const reference = own(transaction, 'transactionReference')
+  return JSON.stringify([own(transaction, 'account'), own(transaction, 'entryReference'), reference === undefined ? own(transaction, 'detailNumber') : reference])
+}
 
 // -------------------------------------------------------------------------------------
 // reads

@@ -18,7 +18,7 @@ import { kidArb } from './arbitraries.js'
 export interface OcrGiroFileOptions {
   /** The KIDs of the transactions (default: valid MOD10 and MOD11 KIDs). */
   readonly kid?: fc.Arbitrary<string>
-  /** The amounts in øre (default 1–10,000,000; a negative one is written with the `-` sign). */
+  /** The amounts in øre (default 1–10,000,000; a negative one is a credit note, written with the `-` sign). */
   readonly amount?: fc.Arbitrary<number>
   /** The transaction types (default: every type, 10–21). */
   readonly transactionTypes?: ReadonlyArray<number>
@@ -58,8 +58,9 @@ type Draft = Omit<OcrTransaction, 'transactionNumber' | 'line'> & { readonly ste
 /**
  * Valid OCR giro files (docs/rules.md C14): one transmission of 1 to `maxAssignments`
  * assignments of 0 to `maxTransactions` transactions, every type (items 3 for types 20 and 21),
- * blank-padded KIDs, credit notes when `amount` gives negative amounts, `\n` or `\r\n` line
- * ends, with or without a final line end; each with the transmission `parseOcrGiro` must read.
+ * blank-padded KIDs, credit notes when `amount` gives negative amounts (as long as an assignment's
+ * net total stays at 0 or above; never on a reversal), `\n` or `\r\n` line ends, with or
+ * without a final line end; each with the transmission `parseOcrGiro` must read.
  *
  * @example
  * import * as assert from 'node:assert'
@@ -101,8 +102,8 @@ export const ocrGiroFileArb = (options: OcrGiroFileOptions = {}): fc.Arbitrary<O
     })
     .map((d) => {
       const { bankDate, freeText, ...rest } = d
-      // a credit note of 0 øre cannot be written (the sign needs an amount)
-      const amount = Object.is(rest.amount, -0) ? 0 : rest.amount
+      // a credit note of 0 øre cannot be written (the sign needs an amount); a reversal carries no sign
+      const amount = Object.is(rest.amount, -0) || (rest.amount < 0 && (rest.transactionType === 18 || rest.transactionType === 20)) ? Math.abs(rest.amount) : rest.amount
       return {
         ...rest,
         amount,
@@ -134,10 +135,14 @@ export const ocrGiroFileArb = (options: OcrGiroFileOptions = {}): fc.Arbitrary<O
         assignmentNumber += a.step
         const start = line
         let number = 0
+        let net = 0
         line = start + 1
         const transactions = a.drafts.map(({ step, ...d }): OcrTransaction => {
           number += step
-          const t = { ...d, transactionNumber: number, line }
+          // a credit note that would take the assignment's net total below 0 is written as a payment
+          const amount = net + d.amount < 0 ? -d.amount : d.amount
+          net += amount
+          const t = { ...d, amount, transactionNumber: number, line }
           line += d.transactionType === 20 || d.transactionType === 21 ? 3 : 2
           return t
         })

@@ -1,5 +1,5 @@
 /**
- * One test per rule of the seed (payments-service-interface.md), named after the rule, and the
+ * One test per rule of the interface (docs/rules.md), named after the rule, and the
  * guards and events of C2 and C5. Field rules of the create request are in codecs.test.ts,
  * split-patch rules in patches.test.ts.
  */

@@ -6,7 +6,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { kid as kidNumber } from '../../src/index.js'
 import {
   parseOcrGiro,
   receiveOcrGiro,
@@ -18,7 +17,8 @@ import {
 } from '../../src/http.js'
 import { ocrGiroFileArb } from '../../src/testing.js'
 import type { PaymentEvent } from '../../src/events.js'
-import { CATCH_ALL, Session, atOf, invoiceRequest } from '../support/http.fixtures.js'
+import { changedPaths, kidOf, worldWith } from '../support/bank.fixtures.js'
+import { CATCH_ALL, atOf } from '../support/http.fixtures.js'
 
 // -------------------------------------------------------------------------------------
 // fields by position
@@ -59,22 +59,6 @@ const fieldAt = (lines: ReadonlyArray<string>, index: number, column: number): s
   return `assignments.${assignment}.transactions.${transaction}.${span[2]}`
 }
 
-/** Every leaf of a value by its path (absent fields are absent). */
-const leaves = (v: unknown, path: string, out: Map<string, unknown>): Map<string, unknown> => {
-  if (typeof v === 'object' && v !== null) {
-    for (const [k, x] of Object.entries(v)) leaves(x, path === '' ? k : `${path}.${k}`, out)
-  } else out.set(path, v)
-  return out
-}
-
-/** The paths whose leaf differs, a field counted once (`bankDate` absent on one side is one change). */
-const changedFields = (a: unknown, b: unknown): string[] => {
-  const la = leaves(a, '', new Map())
-  const lb = leaves(b, '', new Map())
-  const paths = new Set([...la.keys(), ...lb.keys()])
-  return [...paths].filter((p) => !Object.is(la.get(p), lb.get(p))).sort()
-}
-
 const CHARS = ['0', '1', '5', '9', ' ', '-', 'A', 'z', '\n', '\r', '\t', 'Ø']
 
 describe('C14: parseOcrGiro over the kit\'s files', () => {
@@ -109,7 +93,7 @@ describe('C14: parseOcrGiro over the kit\'s files', () => {
           const index = before.split('\n').length - 1
           const column = at - (before.lastIndexOf('\n') + 1)
           const field = fieldAt(lines, index, column)
-          const changed = changedFields(transmission, read.right)
+          const changed = changedPaths(transmission, read.right)
           expect(field).toBeDefined()
           expect(changed).toStrictEqual([field])
         }
@@ -122,19 +106,6 @@ describe('C14: parseOcrGiro over the kit\'s files', () => {
 // -------------------------------------------------------------------------------------
 // applying
 // -------------------------------------------------------------------------------------
-
-const kidOf = (n: number): string => {
-  const made = kidNumber.create(String(7000 + n), n % 2 === 0 ? 'mod10' : 'mod11')
-  if (E.isLeft(made)) throw new Error('kid')
-  return made.right
-}
-
-/** Open invoices of 10000 øre with the KIDs kidOf(1..n); kidOf(n+1..) are held by none. */
-const worldWith = (n: number): World => {
-  const s = new Session()
-  for (let i = 1; i <= n; i++) s.create(invoiceRequest({ externalPaymentReferenceID: `invoice-${i}` }), { kid: kidOf(i) })
-  return s.world
-}
 
 const INVOICES = 4
 const filesOfTransfers = ocrGiroFileArb({

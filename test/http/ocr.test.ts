@@ -10,11 +10,13 @@ import { kid as kidNumber, type PaymentError } from '../../src/index.js'
 import { emptyWorld, getPayment, parseOcrGiro, receiveOcrGiro, type OcrTransmission, type World } from '../../src/http.js'
 import { ocrGiroText } from '../../src/http.js'
 import { CATCH_ALL, Session, atOf, invoiceRequest } from '../support/http.fixtures.js'
+import { paidOf } from '../support/bank.fixtures.js'
 import { transmissionOf } from '../support/ocr.fixtures.js'
 
 const sample = (name: string): string => readFileSync(new URL(`../ocr-samples/${name}`, import.meta.url), 'utf8')
 const SPEC = sample('specification-sample.txt')
 const ITEM3 = sample('with-amount-item-3.txt')
+const CREDIT_NOTES = sample('specification-sample-credit-notes.txt')
 
 const read = (text: string): OcrTransmission => {
   const r = parseOcrGiro(text)
@@ -85,9 +87,26 @@ describe('C14: parseOcrGiro reads the specification\'s sample files', () => {
     ])
   })
 
-  it('writing the sample back gives the file byte for byte (the kit\'s writer)', () => {
+  it('the system manual\'s sample with three credit notes: 23 transactions, the end records\' totals their net sum (19,930.00 − 2,150.00 − 2,150.00 = 15,630.00 NOK)', () => {
+    const t = read(CREDIT_NOTES)
+    const a = t.assignments[0]!
+    expect([t.transmissionNumber, t.netsDate, a.assignmentNumber, a.netsDate]).toStrictEqual(['0170031', '2004-03-24', '0000001', '2004-03-24'])
+    expect(a.transactions).toHaveLength(23)
+    const notes = a.transactions.filter((x) => x.amount < 0)
+    expect(notes.map((x) => [x.transactionNumber, x.transactionType, x.kid, x.amount])).toStrictEqual([
+      [15, 13, '44000366370078', -25000],
+      [16, 13, '44000366980090', -40000],
+      [17, 13, '44000007860156', -150000]
+    ])
+    expect(a.transactions.reduce((sum, x) => sum + x.amount, 0)).toBe(1_563_000)
+    expect(a.transactions.reduce((sum, x) => sum + Math.abs(x.amount), 0)).toBe(1_993_000)
+  })
+
+  it('writing the samples back gives each file byte for byte (the kit\'s writer)', () => {
     expect(ocrGiroText(read(SPEC))).toBe(SPEC)
     expect(ocrGiroText(read(ITEM3))).toBe(ITEM3)
+    // the credit-note sample ends without a final line end
+    expect(ocrGiroText(read(CREDIT_NOTES), { finalLineEnd: false })).toBe(CREDIT_NOTES)
   })
 })
 
@@ -103,9 +122,14 @@ describe('C14: line ends, blank lines, empty files', () => {
     expect(rules(join([...ls.slice(0, 10), '', ...ls.slice(10)]))).toContainEqual(['line.11', 'line-length', undefined])
   })
 
-  it('an empty file is refused; a byte order mark is not a record', () => {
+  it('an empty file is refused; a UTF-8 byte order mark before the first record is skipped, anywhere else it breaks its line', () => {
     expect(rules('')).toStrictEqual([['line.1', 'empty', undefined]])
-    expect(rules('\uFEFF' + SPEC)[0]).toStrictEqual(['line.1', 'line-length', undefined])
+    expect(rules('\uFEFF')).toStrictEqual([['line.1', 'empty', undefined]])
+    expect(read('\uFEFF' + SPEC)).toStrictEqual(read(SPEC))
+    expect(read('\uFEFF' + CREDIT_NOTES.replaceAll('\n', '\r\n'))).toStrictEqual(read(CREDIT_NOTES))
+    expect(rules('\uFEFF\uFEFF' + SPEC)[0]).toStrictEqual(['line.1', 'line-length', undefined])
+    const ls = lines(SPEC)
+    expect(rules(join([...ls.slice(0, 3), '\uFEFF' + ls[3]!.slice(1), ...ls.slice(4)]))).toContainEqual(['line.4', 'format-code', undefined])
   })
 })
 
@@ -176,13 +200,37 @@ describe('C14: a truncated or edited file is refused with the line and the rule'
     expect(rules(join([...ls, ls[0]!]))).toStrictEqual([['line.45', 'record-order', undefined]])
   })
 
-  it('a credit note (sign -) reads as a negative amount, added to the totals as the specification says; - 0 is refused', () => {
+  it('a credit note (sign -) reads as a negative amount and the totals are net of it: a sign edited alone breaks both totals', () => {
     const changed = [...ls]
     changed[2] = edit(ls[2]!, 31, '-')
-    expect(read(join(changed)).assignments[0]!.transactions[0]!.amount).toBe(-102000)
+    expect(rules(join(changed))).toStrictEqual([
+      ['line.43', 'total-amount', 'totalAmount'],
+      ['line.44', 'total-amount', 'totalAmount']
+    ])
+    // the same credit note with totals written net of it reads, its amount negative
+    const t = read(SPEC)
+    const [first, ...rest] = t.assignments[0]!.transactions
+    const netted = ocrGiroText({ ...t, assignments: [{ ...t.assignments[0]!, transactions: [{ ...first!, amount: -first!.amount }, ...rest] }] })
+    expect(read(netted).assignments[0]!.transactions[0]!.amount).toBe(-102000)
+    // the credit-note sample with its totals added unsigned, as a reader that ignores the sign would want them
+    const unsigned = lines(CREDIT_NOTES).map((l) => (l.startsWith('NY0900880') || l.startsWith('NY0000890') ? edit(l, 24, '00000000001993000') : l))
+    expect(rules(join(unsigned))).toStrictEqual([
+      ['line.49', 'total-amount', 'totalAmount'],
+      ['line.50', 'total-amount', 'totalAmount']
+    ])
+  })
+
+  it('the sign: - on 0 øre, and - on a reversal (types 18 and 20 carry no sign), are refused', () => {
     const zero = lines(ocrGiroText({ ...read(SPEC) }))
     zero[2] = edit(edit(zero[2]!, 31, '-'), 32, '0'.repeat(17))
     expect(rules(join(zero))).toContainEqual(['line.3', 'sign', 'sign'])
+    for (const type of [18, 20]) {
+      const text = lines(ocrGiroText(transmissionOf([{ kid: '12345674', amount: 100, type }])))
+      text[2] = edit(text[2]!, 31, '-')
+      expect(rules(join(text))).toContainEqual(['line.3', 'sign', 'sign'])
+    }
+    // the same reversals unsigned read, and count in the totals as they are
+    expect(read(ocrGiroText(transmissionOf([{ kid: '12345674', amount: 100, type: 18 }, { kid: '12345674', amount: 50 }]))).assignments[0]!.transactions.map((x) => x.amount)).toStrictEqual([100, 50])
   })
 
   it('errors are bounded and quote nothing of the file: 100 issues and a count of the rest', () => {
@@ -250,11 +298,10 @@ describe('C14: receiveOcrGiro', () => {
       [9, 'matched', ids[1]]
     ])
     expect(report[1]).toStrictEqual({ transactionNumber: 2, kid: kidOf(9), amount: 500, outcome: 'unmatched' })
-    const paid = (id: string): unknown => {
-      const p = getPayment(world, id)
-      return p._tag === 'Some' ? [p.value.status, p.value.paidAmount] : undefined
-    }
-    expect([paid(ids[0]!), paid(ids[1]!)]).toStrictEqual([['Charged', 10000], ['Charged', 10000]])
+    // a credit note and a reversal are never applied as payments: refused with the reason, for a person to handle
+    const reasons = report.map((r) => (r.outcome === 'refused' ? r.error.issues?.[0]?.params?.['rule'] : undefined))
+    expect([reasons[4], reasons[5]]).toStrictEqual(['negative-amount', 'reversal'])
+    expect([paidOf(world, ids[0]!), paidOf(world, ids[1]!)]).toStrictEqual([['Charged', 10000], ['Charged', 10000]])
     expect(deliveries.map((d) => d.eventType)).toStrictEqual(['Charged', 'Charged'])
     // the events of the three transfers applied, in file order
     expect(events.map((e) => e.type)).toStrictEqual(['InvoiceTransferReceived', 'PaymentCharged', 'InvoiceTransferReceived', 'InvoiceTransferReceived', 'PaymentCharged'])

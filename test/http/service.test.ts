@@ -1,6 +1,6 @@
 /**
  * paysplit/http — the in-memory service model (C6): each endpoint through success and every
- * rejection the seed names, with exact bodies and status codes; customers; idempotent creates;
+ * rejection the interface names, with exact bodies and status codes; customers; idempotent creates;
  * form and bank operations; immutability and totality.
  */
 import * as E from 'fp-ts/lib/Either.js'

@@ -2,15 +2,16 @@
  * C15, the laws of the store contract, over random lives of a world driven through every operation
  * (every route of `handle`, repeats and used references, keyed retries and reused keys in two
  * scopes, sent bare and as structured-field strings, many keys that expire at once, KIDs that
- * collide, the form, transfers by id and by KID, OCR files sent once and again), each step
- * checked twice:
+ * collide, the form, transfers by id and by KID, OCR files and camt.054 notifications sent once
+ * and again — a notification resent, its transactions resent in another, booked too long ago,
+ * forgotten after 400 days), each step checked twice:
  *
  * - the slice law: the operation on the slice its keys name (`requestKeys`, `transferKeys`,
- *   `ocrKeys`, `formKeys` for the form; with every payment's customer and reference and every
+ *   `ocrKeys`, `camt054Keys`, `formKeys` for the form; with every payment's customer and reference and every
  *   reference's payment, built by `worldOf`) gives the same response, result or report,
  *   deliveries, events and changes as on the whole world;
  * - what to write: `changes` applied to the rows of the world given give the rows of the world
- *   returned (expired idempotency keys aside), and are all empty exactly when the world did not
+ *   returned (expired idempotency keys and camt.054 rows aside), and are all empty exactly when the world did not
  *   change.
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -19,10 +20,12 @@ import { describe, expect, it } from 'vitest'
 import { kid as kidNumber } from '../../src/index.js'
 import {
   completeForm,
+  camt054Keys,
   failForm,
   formKeys,
   handle,
   ocrKeys,
+  receiveCamt054,
   receiveOcrGiro,
   receiveTransfer,
   receiveTransferByKid,
@@ -30,12 +33,14 @@ import {
   transferKeys,
   worldOf,
   type BankRowKeys,
+  type Camt054RowKeys,
   type HandleContext,
   type HttpRequest,
   type Outcome,
   type RowKeys,
   type World
 } from '../../src/http.js'
+import { camt054Xml, parseCamt054, type Camt054DraftEntry, type Camt054Version } from '../../src/camt054.js'
 import { opArb, patchOf, type Op } from '../../src/testing/arbitraries.js'
 import { CATCH_ALL, cardRequest, idOf, invoiceRequest } from '../support/http.fixtures.js'
 import { transmissionOf } from '../support/ocr.fixtures.js'
@@ -78,9 +83,22 @@ type Step = { readonly later: number; readonly badAt: boolean } & (
   | { readonly t: 'transfer'; readonly id: number; readonly kid: number; readonly own: boolean; readonly permille: number }
   | { readonly t: 'byKid'; readonly kid: number; readonly permille: number }
   | { readonly t: 'ocr'; readonly number: number; readonly rows: ReadonlyArray<{ readonly kid: number; readonly permille: number; readonly type: number }> }
+  | { readonly t: 'camt'; readonly message: number; readonly version: Camt054Version; readonly rows: ReadonlyArray<CamtRow> }
 )
 
-const timing = { later: fc.oneof({ weight: 12, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.constant(25 * 3600) }), badAt: fc.oneof({ weight: 15, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }
+/** A camt.054 entry of one transaction; -1: no KID, no entry reference, no transaction reference. */
+interface CamtRow {
+  readonly kid: number
+  readonly permille: number
+  readonly entry: number
+  readonly ref: number
+  readonly reversal: boolean
+  readonly daysBack: number
+}
+
+const DAY_S = 86_400
+// now and then 25 hours (idempotency keys expire) or 250 days (camt.054 rows expire after two)
+const timing = { later: fc.oneof({ weight: 24, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.constant(25 * 3600) }, { weight: 3, arbitrary: fc.constant(250 * DAY_S) }), badAt: fc.oneof({ weight: 15, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -112,6 +130,27 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       number: fc.nat({ max: 2 }),
       rows: fc.array(fc.record({ kid: kidIx, permille: fc.integer({ min: -100, max: 1200 }), type: fc.constantFrom(10, 10, 10, 10, 18) }), { maxLength: 4 })
     })
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      ...timing,
+      t: fc.constant('camt' as const),
+      // few message ids and references: notifications and their transactions are sent again
+      message: fc.nat({ max: 3 }),
+      version: fc.constantFrom('camt.054.001.02' as const, 'camt.054.001.04' as const, 'camt.054.001.08' as const),
+      rows: fc.array(
+        fc.record({
+          kid: fc.oneof({ weight: 8, arbitrary: kidIx }, { weight: 1, arbitrary: fc.constant(-1) }),
+          permille: fc.integer({ min: 1, max: 1200 }),
+          entry: fc.oneof({ weight: 12, arbitrary: fc.nat({ max: 2 }) }, { weight: 1, arbitrary: fc.constant(-1) }),
+          ref: fc.integer({ min: -1, max: 1 }),
+          reversal: fc.oneof({ weight: 12, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+          daysBack: fc.oneof({ weight: 12, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.constant(3) }, { weight: 2, arbitrary: fc.constant(450) })
+        }),
+        { maxLength: 4 }
+      )
+    })
   }
 )
 
@@ -139,10 +178,16 @@ const amountOf = (world: World, id: string | undefined, permille: number): numbe
 const openWith = (world: World, kid: string): string | undefined =>
   [...world.payments.values()].find((p) => p.kind === 'invoice' && p.status === 'Initiated' && p.kid === kid)?.paymentReferenceID.toLowerCase()
 
+/** An amount in øre as camt.054 writes it: `150.00`. */
+const decimalOf = (ore: number): string => `${String(Math.floor(ore / 100))}.${String(ore % 100).padStart(2, '0')}`
+
+/** The day `days` before `at`, `YYYY-MM-DD`. */
+const dayBefore = (at: string, days: number): string => new Date(Date.parse(at) - days * DAY_S * 1000).toISOString().slice(0, 10)
+
 /** One operation, as a function of the world it runs on, and the rows a store loads for it. */
 interface Op2 {
   readonly run: (world: World) => Outcome
-  readonly keys: RowKeys | BankRowKeys
+  readonly keys: RowKeys | BankRowKeys | Camt054RowKeys
   /** A transfer by id reads the payment it is given. */
   readonly payment?: string
 }
@@ -216,6 +261,24 @@ const opOf = (world: World, step: Step, at: string): Op2 => {
       const transmission = transmissionOf(rows, `000000${String(step.number + 1)}`)
       return { run: (w) => receiveOcrGiro(w, transmission, base), keys: ocrKeys(transmission) }
     }
+    case 'camt': {
+      const entries = step.rows.map((r): Camt054DraftEntry => {
+        const kid = r.kid < 0 ? undefined : kidOf(r.kid)
+        const amount = amountOf(world, kid === undefined ? undefined : openWith(world, kid), r.permille)
+        return {
+          ...(r.entry < 0 ? {} : { accountServicerReference: `E-${String(r.entry)}` }),
+          currency: 'NOK',
+          creditDebit: 'CRDT',
+          ...(r.reversal ? { reversal: true } : {}),
+          bookingDate: dayBefore(at, r.daysBack),
+          details: [{ amount: decimalOf(amount), ...(r.ref < 0 ? {} : { transactionReference: `T-${String(r.ref)}` }), ...(kid === undefined ? {} : { creditorReferences: [kid] }) }]
+        }
+      })
+      const xml = camt054Xml({ version: step.version, messageId: `MSG-${String(step.message)}`, createdAt: `${dayBefore(at, 0)}T10:00:00`, notifications: [{ account: 'NO9386011117947', entries }] })
+      const read = parseCamt054(xml)
+      if (E.isLeft(read)) throw new Error(`the writer wrote a notification paysplit refuses: ${read.left.message}`)
+      return { run: (w) => receiveCamt054(w, read.right, base), keys: camt054Keys(read.right) }
+    }
   }
 }
 
@@ -274,7 +337,10 @@ const COVERED = [
   'byKid ok',
   'byKid UnmatchedTransfer',
   'ocr matched',
-  'ocr duplicate'
+  'ocr duplicate',
+  'camt matched',
+  'camt duplicate',
+  'camt refused'
 ]
 
 // -------------------------------------------------------------------------------------
@@ -284,7 +350,7 @@ const COVERED = [
 describe('C15: the laws of the store contract', () => {
   it('the slice law, and what to write: on the slice its keys name an operation decides as on the whole world; its changes, applied to the rows of the world given, give the rows of the world returned; all empty exactly when the world did not change', () => {
     const seen = new Set<string>()
-    const stats = { changed: 0, unchanged: 0, keyedRetries: 0, expired: 0, quoted: 0, forgotten: 0, mostAtOnce: 0 }
+    const stats = { changed: 0, unchanged: 0, keyedRetries: 0, expired: 0, quoted: 0, forgotten: 0, mostAtOnce: 0, camtForgotten: 0, camtTooOld: 0, camtResent: 0 }
     fc.assert(
       fc.property(fc.array(stepArb, { minLength: 10, maxLength: 40 }), fc.nat({ max: 60 }), (steps, kept) => {
         let clock = Date.UTC(2026, 10, 21, 10, 0, 0)
@@ -299,7 +365,8 @@ describe('C15: the laws of the store contract', () => {
           const onSlice = op.run(slice)
           expect(decided(onSlice)).toStrictEqual(decided(whole))
           // what to write
-          expect(withoutExpired(applyChanges(rowsOf(world), whole.changes), at)).toStrictEqual(withoutExpired(rowsOf(whole.world), at))
+          const given = rowsOf(world)
+          expect(withoutExpired(applyChanges(given, whole.changes), at)).toStrictEqual(withoutExpired(rowsOf(whole.world), at))
           expect(noRows(whole.changes)).toBe(whole.world === world)
           // the events are those the changes number: each payment's, in the order applied
           expect(whole.changes.payments.reduce((n, c) => n + c.events.length, 0)).toBe(whole.events.length)
@@ -311,6 +378,12 @@ describe('C15: the laws of the store contract', () => {
           else stats.changed++
           if (step.later > 1) stats.expired++
           if ('keyed' in step && step.keyed !== undefined && whole.world === world) stats.keyedRetries++
+          if (step.t === 'camt') {
+            const report = (whole as unknown as { readonly report: ReadonlyArray<{ readonly outcome: string; readonly error?: { readonly issues?: ReadonlyArray<{ readonly params?: Readonly<Record<string, unknown>> }> } }> }).report
+            if (withoutExpired(given, at).camt054Transactions.size < given.camt054Transactions.size) stats.camtForgotten++
+            if (report.some((r) => r.error?.issues?.[0]?.params?.['rule'] === 'too-old')) stats.camtTooOld++
+            if (whole.world !== world && report.some((r) => r.outcome === 'duplicate')) stats.camtResent++
+          }
           if ('keyed' in step && step.keyed?.quoted === true) stats.quoted++
           // keys forgotten by this step: those the world held, less those it holds (beside the one it added)
           const forgotten = (world.idempotencyKeys?.size ?? 0) + whole.changes.idempotencyKeys.length - (whole.world.idempotencyKeys?.size ?? 0)
@@ -331,6 +404,10 @@ describe('C15: the laws of the store contract', () => {
       expect(stats.quoted).toBeGreaterThan(100)
       expect(stats.forgotten).toBeGreaterThan(1000)
       expect(stats.mostAtOnce).toBeGreaterThanOrEqual(30)
+      // camt.054: transactions resent in another notification, booked too long ago, forgotten
+      expect(stats.camtResent).toBeGreaterThan(20)
+      expect(stats.camtTooOld).toBeGreaterThan(10)
+      expect(stats.camtForgotten).toBeGreaterThan(5)
       for (const tag of COVERED) expect(seen).toContain(tag)
     }
   })

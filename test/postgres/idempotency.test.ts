@@ -1,15 +1,16 @@
 /**
  * Safe retries across processes (docs/service.md, "Safe retries"; docs/rules.md C13): two service
  * processes on one PostgreSQL 17 database, the same request with the same Idempotency-Key sent to
- * both at once. The key's lock and its row, written in the transaction of the change, make the
- * change happen once and both answers the same; a key whose first request still runs is waited
- * for, within IDEMPOTENCY_WAIT_MS, then 409 IdempotencyKeyInFlight.
+ * both at once. The key's row, inserted (ON CONFLICT DO NOTHING) and locked (FOR UPDATE) by the
+ * transaction of the change and written in it, makes the change happen once and both answers the
+ * same; a key whose first request still runs is waited for, within IDEMPOTENCY_WAIT_MS, then 409
+ * IdempotencyKeyInFlight; no advisory lock is taken.
  */
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devApiKey } from '../../docs/examples/service/config.js'
 import { openPg, type Db } from '../../docs/examples/service/db/db.js'
-import { lockParams, lockSql, scopeOf } from '../../docs/examples/service/db/idempotency.js'
+import { claimSql, lockRowSql, scopeOf } from '../../docs/examples/service/db/idempotency.js'
 import { cardRequest } from '../support/http.fixtures.js'
 import { createDatabase, postForm, serverUrl } from '../support/reference-service.fixtures.js'
 import { ServiceProcess } from './processes.js'
@@ -99,12 +100,13 @@ describe('two processes racing one Idempotency-Key', () => {
 })
 
 describe('a key whose first request is still in flight', () => {
-  /** Holds the key's lock, as the transaction of a first request does, until `release`. */
+  /** Holds the key's row lock, as the transaction of a first request does (its row inserted, not committed), until `release`. */
   const hold = async (key: string): Promise<{ release: () => Promise<void> }> => {
     const client = new pg.Client({ connectionString: url })
     await client.connect()
     await client.query('BEGIN')
-    await client.query(lockSql, [...lockParams({ scope: scopeOf(`Bearer ${devApiKey}`), key })])
+    await client.query(claimSql, [scopeOf(`Bearer ${devApiKey}`), key])
+    await client.query(lockRowSql, [scopeOf(`Bearer ${devApiKey}`), key])
     return {
       release: async () => {
         await client.query('ROLLBACK')
@@ -122,6 +124,27 @@ describe('a key whose first request is still in flight', () => {
     expect(raced).toBe('waiting')
     await held.release()
     expect((await pending).status).toBe(409) // a charged card cannot be cancelled: the request ran
+  })
+
+  it('a key whose row is stored and locked by another transaction (its request running again): waited for, then the stored answer', async () => {
+    const base = services[0]?.base ?? ''
+    const id = await chargedPayment(base, 'inflight-row')
+    const first = await send(base, `/payments/${id}/refund`, 'inflight-row')
+    expect(first.status).toBe(200)
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      await client.query('BEGIN')
+      await client.query(claimSql, [scopeOf(`Bearer ${devApiKey}`), 'inflight-row'])
+      await client.query(lockRowSql, [scopeOf(`Bearer ${devApiKey}`), 'inflight-row'])
+      const pending = send(services[1]?.base ?? '', `/payments/${id}/refund`, 'inflight-row')
+      const raced = await Promise.race([pending.then(() => 'answered'), new Promise((resolve) => setTimeout(() => { resolve('waiting'); }, 300))])
+      expect(raced).toBe('waiting')
+      await client.query('COMMIT')
+      expect(await pending).toStrictEqual(first)
+    } finally {
+      await client.end()
+    }
   })
 
   it('past IDEMPOTENCY_WAIT_MS: 409 IdempotencyKeyInFlight, nothing changed', async () => {

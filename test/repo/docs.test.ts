@@ -1,6 +1,6 @@
 /**
  * The documentation keeps working: every ```ts (and ```tsx, React) block of README.md and docs/*.md type-checks
- * against the source (the package's four entries mapped to src/ as a user's import would resolve
+ * against the source (the package's five entries mapped to src/ as a user's import would resolve
  * them to dist/), and every relative link of those files leads to a file of the repository.
  * A block that is not meant as TypeScript (a request log, JSON, a shell command) is fenced as
  * such (```text, ```json, ```sh) and not checked.
@@ -58,6 +58,7 @@ const check = (all: ReadonlyArray<Block>): ReadonlyArray<string> => {
       paysplit: ['src/index.ts'],
       'paysplit/codecs': ['src/codecs.ts'],
       'paysplit/http': ['src/http.ts'],
+      'paysplit/camt054': ['src/camt054.ts'],
       'paysplit/testing': ['src/testing.ts'],
       'paysplit/conformance': ['src/conformance.ts']
     }

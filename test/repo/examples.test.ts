@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 /**
  * Every `@example` in src/ runs: each is taken from the TSDoc of an exported value, its imports
- * of `paysplit`, `paysplit/codecs`, `paysplit/http`, fp-ts and node:assert bound to the modules
+ * of `paysplit`, `paysplit/codecs`, `paysplit/http`, `paysplit/camt054`, fp-ts and node:assert bound to the modules
  * themselves, its types stripped by the TypeScript compiler, and run. An example whose assertion
  * fails fails here, and every exported value of the public entries must have one.
  */
@@ -12,6 +12,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as t from 'io-ts'
 import { describe, expect, it } from 'vitest'
 import { examplesOf, runExample } from '../support/examples.runner.js'
+import * as camt054 from '../../src/camt054.js'
 import * as codecs from '../../src/codecs.js'
 import * as http from '../../src/http.js'
 import * as paysplit from '../../src/index.js'
@@ -35,7 +36,8 @@ const modules: Readonly<Record<string, unknown>> = {
   'io-ts': t,
   paysplit,
   'paysplit/codecs': codecs,
-  'paysplit/http': http
+  'paysplit/http': http,
+  'paysplit/camt054': camt054
 }
 
 /** The domain, codec and wire modules (the testing kit, the conformance runner and the command have their own example test). */
@@ -48,9 +50,9 @@ const run = (code: string): Promise<void> => runExample(code, modules)
 const all = files.flatMap(examplesOf)
 
 describe('every @example in src/ runs', () => {
-  it('every exported value of paysplit, paysplit/codecs and paysplit/http has an example', () => {
+  it('every exported value of paysplit, paysplit/codecs, paysplit/http and paysplit/camt054 has an example', () => {
     const documented = new Set(all.map((e) => e.name))
-    const missing = [paysplit, codecs, http].flatMap((m) => Object.keys(m).filter((k) => !documented.has(k)))
+    const missing = [paysplit, codecs, http, camt054].flatMap((m) => Object.keys(m).filter((k) => !documented.has(k)))
     expect([...new Set(missing)]).toStrictEqual([])
   })
 

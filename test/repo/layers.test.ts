@@ -5,7 +5,7 @@
  *   internal/  <  messages/  <  errors.ts  <  codecs/  <  the domain (src/*.ts), state/ and bankFiles/
  *   <  service/ (the pure service model)  <  http/ (the wire)  <  testing/  <  conformance/  <  cli/
  *
- * The entries (`index.ts`, `codecs.ts`, `http.ts`, `testing.ts`, `conformance.ts`) stand on the
+ * The entries (`index.ts`, `codecs.ts`, `http.ts`, `camt054.ts`, `testing.ts`, `conformance.ts`) stand on the
  * highest floor they export from: `testing.ts` keeps the conformance runner's names (deprecated),
  * `conformance.ts` exports the command's HTTP driver and webhook receiver.
  */
@@ -64,6 +64,7 @@ export const floorOf = (path: string): number => {
     bankFiles: 4,
     'index.ts': 4,
     service: 5,
+    'camt054.ts': 5,
     http: 6,
     'http.ts': 6,
     testing: 7,

@@ -4,8 +4,8 @@
  * the service's bank routes) describes: a representative set of requests reaches every route and
  * the statuses a client can cause — created and repeated, invalid, unknown, refused by status, no
  * key, a body over the limit, another method, an unknown path, the bank's matched, parked and
- * refused transfers — and each answer's status is documented for its route and its body passes
- * the documented schema (ajv). The 404 of an unknown path and the 405 of another method are
+ * refused transfers, the event feed's pages and refusals — and each answer's status is documented
+ * for its route and its body passes the documented schema (ajv). The 404 of an unknown path and the 405 of another method are
  * checked against the responses the document describes once. The webhooks it sent on the way
  * (to its catch-all url) are each the document's `WebhookPayload`.
  */
@@ -172,6 +172,20 @@ describe('every answer of the reference service is described by docs/openapi.ser
     expect((await check('POST', `/payments/${id}/charge`)).status).toBe(409)
     expect((await check('POST', `/payments/${id}/refund/partially`, patch)).status).toBe(200)
     expect((await check('POST', `/payments/${id}/refund`)).status).toBe(200)
+  })
+
+  it('the event feed: a page (its payloads the webhooks\'), paging to the end, a bad limit or cursor, no key', async () => {
+    await eventually(() => outboxSettled(running.service.db), 15_000, 'the outbox to drain')
+    const first = await check('GET', '/events?limit=3')
+    expect(first.status).toBe(200)
+    expect(first.body.data).toHaveLength(3)
+    const rest = await check('GET', `/events?after=${String(first.body.next)}&limit=500`)
+    expect(rest.status).toBe(200)
+    expect((await check('GET', `/events?after=${String(rest.body.next)}`)).body.data).toStrictEqual([])
+    expect((await check('GET', '/events?limit=0')).status).toBe(400)
+    expect((await check('GET', '/events?after=nowhere')).status).toBe(400)
+    expect((await check('GET', '/events', undefined, { key: null })).status).toBe(401)
+    expect((await check('POST', '/events')).status).toBe(405)
   })
 
   it('every webhook the service sent is the document\'s WebhookPayload, validly signed', async () => {

@@ -804,9 +804,13 @@ describe('docs/openapi.service.json, the reference service\'s document', () => {
     expect(result.valid).toBe(true)
   })
 
-  it('adds the bank routes under a bank key of their own; the library\'s document has none', () => {
+  it('adds the event feed under the API key and the bank routes under a bank key of their own; the library\'s document has neither', () => {
     const service = serviceDocument() as any
-    expect(Object.keys(service.paths)).toEqual([...Object.keys(doc.paths), '/bank/transfers', '/bank/ocr'])
+    expect(Object.keys(service.paths)).toEqual([...Object.keys(doc.paths), '/bank/transfers', '/events', '/bank/ocr'])
+    expect(service.paths['/events'].get.security).toBeUndefined()
+    expect(service.paths['/events'].get.parameters.map((p: { name: string }) => p.name)).toStrictEqual(['after', 'limit'])
+    expect(service.components.schemas.EventItem.properties.payload).toStrictEqual({ $ref: '#/components/schemas/WebhookPayload' })
+    expect(doc.paths['/events']).toBeUndefined()
     expect(service.components.securitySchemes.bankKey).toMatchObject({ type: 'http', scheme: 'bearer' })
     for (const p of ['/bank/transfers', '/bank/ocr']) expect(service.paths[p].post.security).toEqual([{ bankKey: [] }])
     expect(service.paths['/bank/ocr'].post.requestBody.content['text/plain']).toBeDefined()

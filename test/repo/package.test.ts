@@ -1,14 +1,15 @@
 /**
  * The package as a consumer outside this repo sees it: the build is installed into a scratch
  * folder's node_modules (with fp-ts and io-ts beside it, as peers), and small ESM and CJS
- * programs there import `paysplit`, `paysplit/codecs`, `paysplit/http`, `paysplit/testing` and `paysplit/conformance` by
- * package name and walk a payment through SPEC's contract; a TypeScript consumer of each module
+ * programs there import `paysplit`, `paysplit/codecs`, `paysplit/http`, `paysplit/camt054`, `paysplit/testing` and
+ * `paysplit/conformance` by package name and walk a payment through SPEC's contract (and a camt.054
+ * notification through `paysplit/camt054`); a TypeScript consumer of each module
  * kind type-checks against the built typings (strict, node16 resolution, skipLibCheck off).
  * Package metadata is checked by
  * `npm run check:package` (publint, attw).
  */
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -21,8 +22,8 @@ let scratch = ''
 const program = (kind: 'esm' | 'cjs'): string => {
   const load =
     kind === 'esm'
-      ? `import * as paysplit from 'paysplit'\nimport * as codecs from 'paysplit/codecs'\nimport * as http from 'paysplit/http'\nimport * as testing from 'paysplit/testing'\nimport * as conformance from 'paysplit/conformance'\nimport fc from 'fast-check'`
-      : `const paysplit = require('paysplit')\nconst codecs = require('paysplit/codecs')\nconst http = require('paysplit/http')\nconst testing = require('paysplit/testing')\nconst conformance = require('paysplit/conformance')\nconst fc = require('fast-check')`
+      ? `import * as paysplit from 'paysplit'\nimport * as codecs from 'paysplit/codecs'\nimport * as http from 'paysplit/http'\nimport * as camt054 from 'paysplit/camt054'\nimport * as testing from 'paysplit/testing'\nimport * as conformance from 'paysplit/conformance'\nimport fc from 'fast-check'`
+      : `const paysplit = require('paysplit')\nconst codecs = require('paysplit/codecs')\nconst http = require('paysplit/http')\nconst camt054 = require('paysplit/camt054')\nconst testing = require('paysplit/testing')\nconst conformance = require('paysplit/conformance')\nconst fc = require('fast-check')`
   return `${load}
 const { transition, initialState, replay, parseStatus, kid, settlement, proportionalPatch } = paysplit
 const SELLER = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f'
@@ -61,6 +62,9 @@ out.net = settlement(s).rows.reduce((a, r) => a + r.net, 0)
 out.route = http.matchRoute('POST', '/payments')._tag
 out.httpStatus = http.httpStatusOf({ code: 'InvoiceCannotBeCancelled' })
 out.sampled = fc.sample(testing.paymentIntentRequestArb(), { numRuns: 20, seed: 1 }).every((r) => codecs.decodePaymentIntentRequest(r)._tag === 'Right')
+const notification = camt054.parseCamt054(testing.camt054Xml({ version: 'camt.054.001.08', messageId: 'M-1', createdAt: '2026-11-21T10:00:00', notifications: [{ account: 'NO9386011117947', entries: [{ accountServicerReference: 'E-1', currency: 'NOK', creditDebit: 'CRDT', bookingDate: '2026-11-21', details: [{ amount: '12.34', creditorReferences: ['12345674'] }] }] }] }))
+out.camt054 = notification._tag === 'Right' ? camt054.receiveCamt054(http.emptyWorld, notification.right, { at: '2026-11-21T10:00:00.000Z' }).report.map((r) => [r.kid, r.amount, r.outcome]) : notification.left.code
+out.camt054Rows = notification._tag === 'Right' ? http.receiveCamt054(http.emptyWorld, notification.right, { at: '2026-11-21T10:00:00.000Z' }).changes.camt054Messages.concat(http.camt054Keys(notification.right).camt054Messages) : notification.left.code
 out.conformance = [conformance.checkService, conformance.httpService, conformance.formDriver, conformance.startWebhookReceiver, http.ocrGiroText].every((f) => typeof f === 'function')
 console.log(JSON.stringify(out))
 `
@@ -72,6 +76,9 @@ import type { Payment, Command, PaymentEvent, PaymentError, PaymentState } from 
 import { decodePaymentIntentRequest, decodeMoneySplitPatch, PaymentIntentRequest } from 'paysplit/codecs'
 import type { Issue } from 'paysplit/codecs'
 import { handle, emptyWorld, webhookDeliveries, httpStatusOf, getPayment } from 'paysplit/http'
+import { parseCamt054, receiveCamt054 } from 'paysplit/camt054'
+import type { Camt054Notification, Camt054ReportRow } from 'paysplit/camt054'
+import { camt054Keys, receiveCamt054 as applyCamt054, type Camt054Changes, type Camt054RowKeys } from 'paysplit/http'
 import { paymentIntentRequestArb, given, checkService } from 'paysplit/testing'
 import { checkService as check, httpService, startWebhookReceiver, type ConformanceReport } from 'paysplit/conformance'
 const c: Command = { type: 'ChargePayment', at: '2026-11-21T10:00:00.000Z' }
@@ -93,6 +100,14 @@ const { world, response, deliveries, changes } = handle(emptyWorld, { method: 'P
 const status: number = response.status
 void world; void deliveries; void changes.payments; void status; void getPayment; void webhookDeliveries
 void httpStatusOf({ code: 'PaymentNotFound' }); void paymentIntentRequestArb; void given; void checkService
+const read = parseCamt054('<Document/>')
+if (read._tag === 'Right') {
+  const n: Camt054Notification = read.right
+  const rows: ReadonlyArray<Camt054ReportRow> = receiveCamt054(emptyWorld, n, { at: '2026-11-21T10:00:00.000Z' }).report
+  const written: Camt054Changes = applyCamt054(emptyWorld, n, { at: '2026-11-21T10:00:00.000Z' }).changes
+  const keys: Camt054RowKeys = camt054Keys(n)
+  void rows; void written.camt054Transactions; void keys.camt054Messages
+}
 const conforms: Promise<ConformanceReport> = check({ ...httpService('http://127.0.0.1:1'), numRuns: 1 })
 void conforms; void startWebhookReceiver
 `
@@ -106,7 +121,7 @@ beforeAll(() => {
     cwd: root,
     stdio: 'pipe'
   })
-  for (const peer of ['fp-ts', 'io-ts', 'fast-check', 'pure-rand', '@types']) symlinkSync(join(root, 'node_modules', peer), join(scratch, 'node_modules', peer), 'dir')
+  for (const peer of ['fp-ts', 'io-ts', 'fast-check', 'pure-rand', 'saxes', 'xmlchars', '@types']) symlinkSync(join(root, 'node_modules', peer), join(scratch, 'node_modules', peer), 'dir')
   writeFileSync(join(scratch, 'consumer.mjs'), program('esm'))
   writeFileSync(join(scratch, 'consumer.cjs'), program('cjs'))
   writeFileSync(join(scratch, 'typed.mts'), typed)
@@ -133,6 +148,8 @@ describe('the built package, imported by name from outside the repo', () => {
     route: 'Right',
     httpStatus: 409,
     sampled: true,
+    camt054: [['12345674', 1234, 'unmatched']],
+    camt054Rows: [{ messageId: 'M-1', at: '2026-11-21T10:00:00.000Z' }, 'M-1'],
     conformance: true
   }
 
@@ -167,7 +184,37 @@ describe('the built typings', () => {
       .map((symbol) => symbol.name)
   }
 
-  it.each(['index', 'codecs', 'http', 'testing', 'conformance'])('dist/%s.d.ts exports no name marked @internal', (entry) => {
+  it.each(['index', 'codecs', 'http', 'camt054', 'testing', 'conformance'])('dist/%s.d.ts exports no name marked @internal', (entry) => {
     expect(internalExports(entry)).toStrictEqual([])
+  })
+})
+
+describe('the XML parser stays out of the other entries', () => {
+  const dist = (): string => join(scratch, 'node_modules', 'paysplit', 'dist')
+  /** An entry's built file and every chunk it loads, followed through their relative imports. */
+  const loaded = (file: string): ReadonlyArray<string> => {
+    const seen = new Set<string>()
+    const visit = (f: string): void => {
+      if (seen.has(f)) return
+      seen.add(f)
+      const text = readFileSync(join(dist(), f), 'utf8')
+      // a TSDoc example kept in a chunk may name a source module (`from './expiringMap.js'`): not a file of dist/
+      for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']\.\/([^"']+)["']/g)) if (existsSync(join(dist(), m[1] as string))) visit(m[1] as string)
+    }
+    visit(file)
+    return [...seen]
+  }
+  const importsSaxes = (file: string): boolean =>
+    loaded(file).some((f) => /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']saxes["']/.test(readFileSync(join(dist(), f), 'utf8')))
+
+  it.each(['index.js', 'index.cjs', 'codecs.js', 'codecs.cjs', 'http.js', 'http.cjs', 'testing.js', 'testing.cjs', 'conformance.js', 'conformance.cjs', 'cli.js'])(
+    'dist/%s and the chunks it loads import no saxes (only paysplit/camt054 needs the optional peer)',
+    (file) => {
+      expect(importsSaxes(file)).toBe(false)
+    }
+  )
+
+  it('the check is not blind: dist/camt054.js and .cjs import saxes', () => {
+    expect([importsSaxes('camt054.js'), importsSaxes('camt054.cjs')]).toStrictEqual([true, true])
   })
 })

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, describeConfig, devApiKey, devBankKey, devWebhookSecret, loadConfig, secretsOf } from '../../docs/examples/service/config.js'
+import { ConfigError, describeConfig, devApiKey, devBankKey, devWebhookSecret, keyDigestId, keysOf, loadConfig, secretsOf } from '../../docs/examples/service/config.js'
 import { jsonLogger, redactText } from '../../docs/examples/service/log.js'
 
 const key = (): string => randomBytes(24).toString('base64url')
@@ -35,7 +35,14 @@ const problemsOf = (env: Record<string, string>): ReadonlyArray<string> => {
 describe('development mode: DEV_MODE=1, never with NODE_ENV=production, loopback only', () => {
   it('DEV_MODE=1 supplies the development keys, secret and an in-memory PGlite', () => {
     const c = loadConfig({ DEV_MODE: '1' })
-    expect(c).toMatchObject({ mode: 'development', apiKeys: [devApiKey], bankKeys: [devBankKey], webhookSecret: devWebhookSecret, databaseUrl: undefined, pgliteDir: undefined })
+    expect(c).toMatchObject({
+      mode: 'development',
+      apiKeys: [{ id: keyDigestId(devApiKey), key: devApiKey }],
+      bankKeys: [{ id: keyDigestId(devBankKey), key: devBankKey }],
+      webhookSecrets: [devWebhookSecret],
+      databaseUrl: undefined,
+      pgliteDir: undefined
+    })
     // no rate limit unless set: test suites and paysplit-check drive a development service flat out
     expect(c.rateLimit.points).toBe(0)
     expect(loadConfig({ DEV_MODE: '1', RATE_LIMIT_PER_KEY: '5' }).rateLimit.points).toBe(5)
@@ -126,6 +133,47 @@ describe('outside development mode: every credential and a durable database, str
   })
 })
 
+describe('keys as id:key pairs, secrets as a list, the drain and the connection cap', () => {
+  it('id:key pairs and bare keys, comma-separated: several keys may name one caller', () => {
+    const [a, b, c] = [key(), key(), key()]
+    const conf = loadConfig({ ...good(), API_KEYS: `shop-a:${a}, shop-a:${b},${c}` })
+    expect(conf.apiKeys).toStrictEqual([
+      { id: 'shop-a', key: a },
+      { id: 'shop-a', key: b },
+      { id: keyDigestId(c), key: c }
+    ])
+  })
+
+  it.each([
+    ['an id with a blank', 'shop a:KEY', /API_KEYS: entry 1 is not id:key/],
+    ['an id too long', `${'x'.repeat(65)}:KEY`, /API_KEYS: entry 1 is not id:key/],
+    ['an id without a key', 'shop:', /API_KEYS: entry 1 has no key after its id/],
+    ['one key twice, under two ids', 'a:KEY,b:KEY', /API_KEYS holds one key twice/],
+    ['a short key behind an id', 'shop:short-key', /API_KEYS: every key needs at least 32 characters/]
+  ])('%s: refused, the value not echoed', (_what, value, message) => {
+    const k = key()
+    const problems = problemsOf({ ...good(), API_KEYS: value.replaceAll('KEY', k) })
+    expect(problems).toEqual([expect.stringMatching(message)])
+    expect(problems.join(' ')).not.toContain(k)
+  })
+
+  it('WEBHOOK_SECRET as a list: each must be strong; one twice is refused; the development one is refused among others', () => {
+    const [a, b] = [secret(), secret()]
+    expect(loadConfig({ ...good(), WEBHOOK_SECRET: `${a},${b}` }).webhookSecrets).toStrictEqual([a, b])
+    expect(problemsOf({ ...good(), WEBHOOK_SECRET: `${a},${secret(16)}` })).toEqual([expect.stringMatching(/WEBHOOK_SECRET must hold 24 to 64 random bytes/)])
+    expect(problemsOf({ ...good(), WEBHOOK_SECRET: `${a},${a}` })).toEqual([expect.stringMatching(/WEBHOOK_SECRET holds one secret twice/)])
+    expect(problemsOf({ ...good(), WEBHOOK_SECRET: `${a},${devWebhookSecret}` })).toEqual([expect.stringMatching(/WEBHOOK_SECRET is the development value/)])
+  })
+
+  it('the drain lasts 15 s by default (above a balancer’s probe interval), none in development; 512 connections at most', () => {
+    expect(loadConfig(good())).toMatchObject({ drainPeriodMs: 15_000, maxConnections: 512, eventsRetentionDays: 30 })
+    expect(loadConfig({ DEV_MODE: '1' }).drainPeriodMs).toBe(0)
+    expect(loadConfig({ ...good(), DRAIN_PERIOD_MS: '30000', MAX_CONNECTIONS: '2000' })).toMatchObject({ drainPeriodMs: 30_000, maxConnections: 2000 })
+    expect(problemsOf({ ...good(), MAX_CONNECTIONS: '0' })).toEqual([expect.stringMatching(/MAX_CONNECTIONS must be an integer ≥ 1/)])
+    expect(problemsOf({ ...good(), DRAIN_PERIOD_MS: '-1' })).toEqual([expect.stringMatching(/DRAIN_PERIOD_MS must be an integer ≥ 0/)])
+  })
+})
+
 describe('log redaction: every credential form, as rules', () => {
   const rules: ReadonlyArray<readonly [string, string, string]> = [
     ['a URL password', 'postgres://svc:hunter2-pass@db:5432/p', 'postgres://svc:****@db:5432/p'],
@@ -149,9 +197,9 @@ describe('log redaction: every credential form, as rules', () => {
     const c = loadConfig(env)
     const lines: Array<string> = []
     const log = jsonLogger((l) => lines.push(l), secretsOf(c))
-    log.error('boom', { apiKey: c.apiKeys[0], nested: { list: [`key ${c.bankKeys[0] ?? ''} used`] }, secret: c.webhookSecret, error: new Error(`connect failed: ${env.DATABASE_URL}`) })
+    log.error('boom', { apiKey: c.apiKeys[0]?.key, nested: { list: [`key ${c.bankKeys[0]?.key ?? ''} used`] }, secret: c.webhookSecrets[0], form: c.form.secret, error: new Error(`connect failed: ${env.DATABASE_URL}`) })
     const line = lines.join('\n')
-    for (const s of [...c.apiKeys, ...c.bankKeys, c.webhookSecret, 'we/ird?#pw']) expect(line).not.toContain(s)
+    for (const s of [...keysOf(c.apiKeys), ...keysOf(c.bankKeys), ...c.webhookSecrets, c.form.secret, 'we/ird?#pw']) expect(line).not.toContain(s)
     expect(JSON.stringify(describeConfig(c))).not.toContain('we/ird?#pw')
   })
 

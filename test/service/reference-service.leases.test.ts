@@ -48,7 +48,7 @@ describe('leases', () => {
     }
     const config = loadConfig(testEnv({ WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_LEASE_MS: '400', WEBHOOK_HEARTBEAT_MS: '100' }))
     const outcomes: Array<AttemptOutcome> = []
-    const relay = new Relay(database.db, config.relay, devWebhookSecret, silentLogger, paysplitRules.webhookMessage, { onAttempt: (o) => outcomes.push(o) })
+    const relay = new Relay(database.db, config.relay, [devWebhookSecret], silentLogger, paysplitRules.webhookMessage, { onAttempt: (o) => outcomes.push(o) })
     relay.start()
     try {
       await eventually(() => receiver.for('/slow-lease', id).length === 1, 15_000, 'the attempt to arrive')
@@ -79,7 +79,7 @@ describe('leases', () => {
       await writer.service.close()
     }
     const config = loadConfig(testEnv({ WEBHOOK_MAX_ATTEMPTS: '2' }))
-    const relay = new Relay(database.db, config.relay, devWebhookSecret, silentLogger, paysplitRules.webhookMessage, { onAttempt: (o) => outcomes.push(o) })
+    const relay = new Relay(database.db, config.relay, [devWebhookSecret], silentLogger, paysplitRules.webhookMessage, { onAttempt: (o) => outcomes.push(o) })
     relay.start()
     try {
       await eventually(() => outboxSettled(database.db))

@@ -69,11 +69,11 @@ describe('/metrics: Prometheus text behind the metrics key', () => {
 
     const after = (await scrape(running.base)).text
     const delta = (series: string): number => (sample(after, series) ?? 0) - (sample(before, series) ?? 0)
-    expect(delta('paysplit_http_requests_total{route="/payments",method="POST",status="201"}')).toBe(1)
-    expect(delta('paysplit_http_requests_total{route="/payments/{id}",method="GET",status="200"}')).toBe(1)
-    expect(delta('paysplit_http_requests_total{route="/payments/{id}",method="GET",status="404"}')).toBe(1)
-    expect(delta('paysplit_http_requests_total{route="/payments/{id}/charge",method="POST",status="409"}')).toBe(1)
-    expect(delta('paysplit_http_requests_total{route="/payments/{id}/charge",method="POST",status="200"}')).toBe(1)
+    expect(delta('paysplit_http_requests_total{route="/payments",method="POST",status="201",replayed="false"}')).toBe(1)
+    expect(delta('paysplit_http_requests_total{route="/payments/{id}",method="GET",status="200",replayed="false"}')).toBe(1)
+    expect(delta('paysplit_http_requests_total{route="/payments/{id}",method="GET",status="404",replayed="false"}')).toBe(1)
+    expect(delta('paysplit_http_requests_total{route="/payments/{id}/charge",method="POST",status="409",replayed="false"}')).toBe(1)
+    expect(delta('paysplit_http_requests_total{route="/payments/{id}/charge",method="POST",status="200",replayed="false"}')).toBe(1)
     expect(delta('paysplit_http_request_duration_seconds_count{route="/payments",method="POST"}')).toBe(1)
     expect(delta('paysplit_http_request_duration_seconds_bucket{le="+Inf",route="/payments",method="POST"}')).toBe(1)
     expect(after).not.toContain(id)
@@ -139,7 +139,7 @@ describe('/healthz (alive) and /readyz (ready for traffic)', () => {
       // the scrape still answers, without outbox samples
       const scraped = await scrape(s.base)
       expect(scraped.status).toBe(200)
-      expect(scraped.text).toContain('paysplit_http_requests_total{route="/readyz",method="GET",status="503"} 1')
+      expect(scraped.text).toContain('paysplit_http_requests_total{route="/readyz",method="GET",status="503",replayed="false"} 1')
       expect(sample(scraped.text, 'paysplit_outbox_messages{status="pending"}')).toBeUndefined()
     } finally {
       s.service.server.close()

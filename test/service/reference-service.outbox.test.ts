@@ -162,9 +162,9 @@ describe('order, restarts and sharing', () => {
 })
 
 describe('backoff', () => {
-  it('doubles from the base, capped, with jitter between half and all of it', () => {
+  it('doubles from the base, capped, with jitter stretching each delay by up to a quarter (never shortening it)', () => {
     const c = { baseDelayMs: 100, maxDelayMs: 1000 }
-    expect([1, 2, 3, 4, 5].map((a) => backoffMs(a, c, 1))).toStrictEqual([100, 200, 400, 800, 1000])
-    expect([1, 2, 3, 4, 5].map((a) => backoffMs(a, c, 0))).toStrictEqual([50, 100, 200, 400, 500])
+    expect([1, 2, 3, 4, 5].map((a) => backoffMs(a, c, 0))).toStrictEqual([100, 200, 400, 800, 1000])
+    expect([1, 2, 3, 4, 5].map((a) => backoffMs(a, c, 0.999999))).toStrictEqual([125, 200 * 1.25, 500, 1000, 1250])
   })
 })

@@ -2,18 +2,24 @@
  * The reference service as an operator runs it: built (`npm run build -w paysplit-service`, tsup
  * to dist/), laid out as a production install (the service's package.json and dist/ beside a
  * node_modules holding paysplit's runtime build and the dependencies), and started with `node`
- * (no tsx): a configuration it refuses ends it with exit code 78 and a message naming each problem;
- * a production configuration starts it on a durable PGlite folder; and SIGTERM sent to `npm start`
- * (what a process manager sends) reaches node and stops the whole process tree gracefully.
+ * (no tsx): a configuration it refuses ends it with exit code 78 and a message naming each problem,
+ * and so does a port another process holds, before any migration; a production configuration
+ * starts it on a durable PGlite folder; SIGTERM under load drains (`/readyz` 503 at once, answers
+ * with `Connection: close`, then the listener closes and nothing sent before is reset); and SIGTERM
+ * sent to `npm start` (what a process manager sends) reaches node and stops the whole process tree
+ * gracefully.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { Agent, request } from 'node:http'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openPglite } from '../../docs/examples/service/db/db.js'
 import { cardRequest } from '../support/http.fixtures.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -63,7 +69,8 @@ const production = (dir: string): Record<string, string> => ({
   WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
   FORM_SECRET: randomBytes(32).toString('base64url'),
   PGLITE_DIR: dir,
-  PORT: '0'
+  PORT: '0',
+  DRAIN_PERIOD_MS: '200'
 })
 
 /** The environment of a started process: nothing of this test process's but PATH and HOME. */
@@ -212,6 +219,26 @@ describe('refused configurations: exit 78 and every problem named, before anythi
     expect(r.code).toBe(78)
     expect(r.stderr).toMatch(/loopback address only/)
   })
+
+  it('a port another process holds: one JSON line naming it, exit 78, before the database is opened or migrated', async () => {
+    const holder = createServer()
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+    const port = (holder.address() as AddressInfo).port
+    const dir = join(scratch, 'never-opened')
+    try {
+      const r = await runToExit({ ...production(dir), PORT: String(port) })
+      expect(r.code).toBe(78)
+      const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+      expect(lines.filter((l) => l['level'] === 'error')).toStrictEqual([
+        expect.objectContaining({ msg: 'port unavailable', host: '127.0.0.1', port, code: 'EADDRINUSE', problem: `Cannot listen on 127.0.0.1:${String(port)}: the port is taken by another process.` })
+      ])
+      expect(lines.map((l) => l['msg'])).not.toContain('migrations applied')
+      expect(r.stderr).toContain(`127.0.0.1:${String(port)}`)
+      expect(existsSync(dir)).toBe(false)
+    } finally {
+      holder.close()
+    }
+  })
 })
 
 describe('started with node, as in production', () => {
@@ -241,6 +268,103 @@ describe('started with node, as in production', () => {
     } finally {
       second.child.kill('SIGTERM')
       expect(await second.exited).toBe(0)
+    }
+  })
+
+  it('SIGTERM under load: /readyz 503 at once, answers with Connection: close during the drain, no request sent before the listener closed is reset, exit 0', async () => {
+    const dir = join(scratch, 'drain')
+    // a drain of 4 s: twenty probes of the balancer, time enough on a loaded machine for it to see the 503
+    const env: Record<string, string> = { ...production(dir), DRAIN_PERIOD_MS: '4000', RATE_LIMIT_PER_KEY: '0' }
+    const apiKey = env['API_KEYS'] ?? ''
+    const service = await start(process.execPath, ['dist/main.js'], env)
+    const { hostname, port } = new URL(service.base)
+    interface Sent {
+      readonly id: string
+      readonly at: number
+      status?: number
+      connection?: string | undefined
+      error?: string
+    }
+    const sent: Array<Sent> = []
+    let n = 0
+    /** One request on `agent`, recorded with the time it was sent and how it ended. */
+    const post = (agent: Agent): Promise<Sent> =>
+      new Promise((resolve) => {
+        const id = `drain-${String((n += 1))}`
+        const body = JSON.stringify(cardRequest({ externalPaymentReferenceID: id }))
+        const one: Sent = { id, at: Date.now() }
+        sent.push(one)
+        const req = request({ host: hostname, port, method: 'POST', path: '/payments', agent, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': id } }, (res) => {
+          res.resume()
+          res.on('end', () => {
+            one.status = res.statusCode ?? 0
+            one.connection = res.headers.connection
+            resolve(one)
+          })
+        })
+        req.on('error', (e: NodeJS.ErrnoException) => {
+          one.error = e.code ?? e.message
+          resolve(one)
+        })
+        req.end(body)
+      })
+    // A load balancer's view: /readyz probed every 200 ms (one failure takes the instance out).
+    let inRotation = true
+    const probing = (async () => {
+      while (inRotation) {
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        const probe = await fetch(`${service.base}/readyz`).catch(() => undefined)
+        if (probe?.status !== 200) inRotation = false
+      }
+    })()
+    // 60 clients, each on its own kept-alive connection, sending while the balancer routes to the service
+    const agents = Array.from({ length: 60 }, () => new Agent({ keepAlive: true, maxSockets: 1 }))
+    const clients = agents.map(async (agent) => {
+      while (inRotation) await post(agent)
+    })
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const signalled = Date.now()
+    service.child.kill('SIGTERM')
+    // a new client asks whether to send here: not any more
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const ready = await fetch(`${service.base}/readyz`)
+    expect(ready.status).toBe(503)
+    expect(await ready.json()).toMatchObject({ status: 'stopping' })
+    expect(ready.headers.get('connection')).toBe('close')
+    // a request sent now, on a new connection, is still answered
+    const late = await fetch(`${service.base}/payments`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(cardRequest({ externalPaymentReferenceID: 'drain-late' })) })
+    expect(late.status).toBe(201)
+    expect(late.headers.get('connection')).toBe('close')
+    await Promise.all([probing, ...clients])
+    for (const a of agents) a.destroy()
+    expect(await service.exited).toBe(0)
+    await service.drained
+    const at = (msg: string): number => Date.parse(String(service.lines.find((l) => l['msg'] === msg)?.['time']))
+    const closedAt = at('listener closed')
+    expect(at('draining')).toBeGreaterThanOrEqual(signalled - 1000)
+    expect(closedAt - at('draining')).toBeGreaterThanOrEqual(4000)
+    expect(service.lines.map((l) => l['msg'])).toEqual(expect.arrayContaining(['stopping', 'draining', 'listener closed', 'stopped']))
+    expect(service.lines.filter((l) => l['level'] === 'error')).toStrictEqual([])
+    const before = sent.filter((s) => s.at < closedAt)
+    const resets = before.filter((s) => s.error !== undefined)
+    const answered = sent.filter((s) => s.status !== undefined)
+    // answered during the drain: their request lines come after the 'draining' line (the log's order is the service's)
+    const drainingLine = service.lines.findIndex((l) => l['msg'] === 'draining')
+    const answeredInDrain = new Set(service.lines.slice(drainingLine).filter((l) => l['msg'] === 'request').map((l) => String(l['requestId'])))
+    const duringDrain = answered.filter((s) => answeredInDrain.has(s.id))
+    console.info(
+      `drain: ${String(sent.length)} requests, ${String(answered.length)} answered (${String(duringDrain.length)} during the drain, ` +
+        `the last ${String(closedAt - Math.max(...sent.map((s) => s.at)))} ms before the listener closed), ${String(resets.length)} reset`
+    )
+    expect(resets).toStrictEqual([])
+    expect(answered.every((s) => s.status === 201)).toBe(true)
+    expect(duringDrain.every((s) => s.connection === 'close')).toBe(true)
+    // what was answered 201 is stored
+    const db = await openPglite(dir)
+    try {
+      expect(Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM payments')).rows[0]?.n)).toBe(answered.length + 1)
+    } finally {
+      await db.close()
     }
   })
 

@@ -254,7 +254,7 @@ describe('in the service', () => {
     expect(targets).toStrictEqual({ allowHttp: false, allowNetworks: [] })
     const config = loadConfig(testEnv())
     const { resolve, calls } = stub({ 'internal.example': ['10.9.8.7'], 'metadata.example': ['::ffff:169.254.169.254'] })
-    const relay = new Relay(database.db, { ...config.relay, targets }, devWebhookSecret, silentLogger, paysplitRules.webhookMessage, { resolve })
+    const relay = new Relay(database.db, { ...config.relay, targets }, [devWebhookSecret], silentLogger, paysplitRules.webhookMessage, { resolve })
     relay.start()
     try {
       await eventually(() => outboxSettled(database.db))

@@ -49,7 +49,7 @@ export const testDb = async (): Promise<TestDb> => {
   return { db, url, close: () => db.close() }
 }
 
-/** Settings of the tests: development mode, no rate limit, fast retries, short time limits, any free port. */
+/** Settings of the tests: development mode, no rate limit, fast retries, short time limits, any free port, no drain. */
 export const testEnv = (env: Record<string, string> = {}): Record<string, string> => ({
   DEV_MODE: '1',
   RATE_LIMIT_PER_KEY: '0',
@@ -61,6 +61,8 @@ export const testEnv = (env: Record<string, string> = {}): Record<string, string
   WEBHOOK_TIMEOUT_MS: '1000',
   // the receivers of the tests listen on loopback: allowed explicitly, whatever the mode
   WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8,::1',
+  // a test stops its services at once (the drain's test sets its own period)
+  DRAIN_PERIOD_MS: '0',
   ...env
 })
 
@@ -134,12 +136,16 @@ export interface Received {
   readonly body: any
   /** The standardwebhooks package accepted the signature. */
   readonly verified: boolean
+  /** When it arrived (ms since the epoch). */
+  readonly at: number
 }
 
 /**
  * A webhook receiver on 127.0.0.1. Paths decide how it answers: `/flaky…` 500 for the first two
  * attempts of each webhook-id then 200; `/down…` 503; `/error…` 500; `/gone…` 410; `/slow…` answers after
- * `slowMs`; `/endless…` 200 and a body that never ends; anything else 204.
+ * `slowMs`; `/endless…` 200 and a body that never ends; `/busy…` 503 with `Retry-After: 1` (seconds)
+ * and `/throttled…` 429 with `Retry-After` an HTTP-date two seconds ahead, each on the first attempt
+ * of a webhook-id, then 204; anything else 204.
  */
 export class Receiver {
   readonly received: Array<Received> = []
@@ -166,7 +172,7 @@ export class Receiver {
         } catch {
           verified = false
         }
-        this.received.push({ path, headers: req.headers, raw, body: JSON.parse(raw), verified })
+        this.received.push({ path, headers: req.headers, raw, body: JSON.parse(raw), verified, at: Date.now() })
         const id = String(req.headers['webhook-id'])
         const hits = (this.hits.get(`${path} ${id}`) ?? 0) + 1
         this.hits.set(`${path} ${id}`, hits)
@@ -174,6 +180,8 @@ export class Receiver {
         else if (path.startsWith('/down')) res.writeHead(503).end()
         else if (path.startsWith('/error')) res.writeHead(500).end()
         else if (path.startsWith('/gone')) res.writeHead(410).end()
+        else if (path.startsWith('/busy')) res.writeHead(hits === 1 ? 503 : 204, hits === 1 ? { 'retry-after': '1' } : {}).end()
+        else if (path.startsWith('/throttled')) res.writeHead(hits === 1 ? 429 : 204, hits === 1 ? { 'retry-after': new Date(Date.now() + 2000).toUTCString() } : {}).end()
         else if (path.startsWith('/slow')) setTimeout(() => res.writeHead(200).end(), this.slowMs)
         else if (path.startsWith('/endless')) {
           // 16 kB every millisecond until the client hangs up: endless, without hogging this process

@@ -14,6 +14,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { describe, expect, it } from 'vitest'
 import { examplesOf, runExample } from '../support/examples.runner.js'
+import * as camt054 from '../../src/camt054.js'
 import * as codecs from '../../src/codecs.js'
 import * as http from '../../src/http.js'
 import * as paysplit from '../../src/index.js'
@@ -30,6 +31,7 @@ const modules: Readonly<Record<string, unknown>> = {
   paysplit,
   'paysplit/codecs': codecs,
   'paysplit/http': http,
+  'paysplit/camt054': camt054,
   'paysplit/testing': testing,
   'paysplit/conformance': conformance,
   'node:http': nodeHttp,
@@ -41,6 +43,8 @@ const files = [
   'src/testing/arbitraries.ts',
   'src/testing/harness.ts',
   'src/testing/ocr.ts',
+  'src/testing/camt054.ts',
+  'src/bankFiles/camt054Writer.ts',
   'src/conformance/runner.ts',
   'src/conformance/normalise.ts',
   'src/conformance/report.ts',

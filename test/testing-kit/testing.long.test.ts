@@ -1,9 +1,9 @@
 /**
- * The long runs of issue 4, scaled by PAYSPLIT_NUM_RUNS_FACTOR (skipped below 100, so `npm test`
+ * The long runs, scaled by PAYSPLIT_NUM_RUNS_FACTOR (skipped below 100, so `npm test`
  * stays fast): random payment lives from `scenarioArb` with money conserved after every command
  * (1000 × factor lives), and arbitrary inputs to the public functions without a throw
  * (10000 × factor inputs); PAYSPLIT_LONG=1 runs them at a smaller factor. `npm run test:long` (factor 100) runs 10⁵ lives and 10⁶ inputs; the
- * issue's targets, 10⁶ lives and 10⁷ inputs, are factor 1000:
+ * targets, 10⁶ lives and 10⁷ inputs, are factor 1000:
  * `PAYSPLIT_NUM_RUNS_FACTOR=1000 npx vitest run --config .config/vitest.config.ts test/testing-kit/testing.long.test.ts --testTimeout=0`.
  * Each test logs its throughput; docs/testing.md records the measured figures.
  */

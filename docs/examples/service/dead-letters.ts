@@ -1,10 +1,14 @@
 /**
- * The dead-letter command (docs/service.md, "Dead letters"): lists the webhook messages the relay
- * gave up on, and sends them again.
+ * The dead-letter command (docs/service.md, "Dead letters", "Replay"): lists the webhook messages
+ * the relay gave up on and sends them again, enables urls a 410 disabled, and replays every
+ * message of a time range.
  *
  *   dead-letters list [--json] [--limit N]
  *   dead-letters retry <id>...
  *   dead-letters retry --all
+ *   dead-letters disabled [--json]
+ *   dead-letters enable <id>... | --all
+ *   dead-letters replay --from <time> --to <time> [--url <url>]
  *
  * On the database of DATABASE_URL (a PostgreSQL server, while the service runs) or PGLITE_DIR (a
  * PGlite folder: one process at a time, so with the service stopped).

@@ -21,7 +21,7 @@ const print = (line: string): void => {
 const indent = (s: string): string => s.replace(/^/gm, '    ')
 
 const config = loadConfig({ DEV_MODE: '1', PORT: '0', WEBHOOK_POLL_MS: '50' })
-const verifier = new Webhook(config.webhookSecret)
+const verifier = new Webhook(config.webhookSecrets[0] ?? '')
 const receiver = createServer((req, res) => {
   const chunks: Array<Buffer> = []
   req.on('data', (c: Buffer) => chunks.push(c))

@@ -32,49 +32,76 @@ export const send = (res: ServerResponse, reply: Reply, extra: Readonly<Record<s
 
 export type BodyRead = { readonly kind: 'ok'; readonly text: string } | { readonly kind: 'tooLarge' } | { readonly kind: 'aborted' }
 
+/** After a 413 answered while the body still comes: how long, and how many more bytes, are read and dropped before the connection is cut. */
+const LINGER_MS = 1000
+
 /**
- * Reads the body up to `limit` bytes. Past the limit the rest is read and dropped (so the client
- * sees the 413), up to 16× the limit, beyond which the connection is cut.
+ * Reads the body up to `limit` bytes; past it the body is `tooLarge`, and the 413 goes out:
+ *
+ * - a body that declares its length, at most twice the limit: once it is all read (and dropped),
+ *   so the client, which sends it whole whatever the answer, reads the 413 rather than an error
+ *   of its upload;
+ * - a chunked body (no length, possibly endless) as soon as it passes the limit, and one that
+ *   declares more than twice the limit at once: the rest is then read and dropped for a moment (at
+ *   most a second, and at most `limit` more bytes) so that a client still sending can read the
+ *   answer, and the connection is cut.
  */
 export const readBody = (req: IncomingMessage, limit: number): Promise<BodyRead> =>
   new Promise((resolve) => {
-    const declared = Number(req.headers['content-length'] ?? '0')
+    const length = req.headers['content-length']
+    const declared = length === undefined ? undefined : Number(length)
     const chunks: Array<Buffer> = []
     let size = 0
-    let tooLarge = Number.isFinite(declared) && declared > limit
+    /** Past the limit: the body is dropped; `cut` when the answer went out before its end. */
+    let over: { dropped: number; readonly cut: boolean } | undefined
+    const answerNow = (): void => {
+      over = { dropped: 0, cut: true }
+      chunks.length = 0
+      const timer = setTimeout(() => req.destroy(), LINGER_MS)
+      timer.unref()
+      req.once('close', () => {
+        clearTimeout(timer)
+      })
+      resolve({ kind: 'tooLarge' })
+    }
+    if (declared !== undefined && Number.isFinite(declared) && declared > limit) {
+      if (declared > 2 * limit) answerNow()
+      else over = { dropped: 0, cut: false }
+    }
     req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > limit) tooLarge = true
-      if (size > limit * 16) {
-        req.destroy()
+      if (over !== undefined) {
+        over.dropped += chunk.length
+        if (over.cut && over.dropped > limit) req.destroy()
         return
       }
-      if (!tooLarge) chunks.push(chunk)
+      size += chunk.length
+      if (size > limit) answerNow()
+      else chunks.push(chunk)
     })
     req.on('end', () => {
-      resolve(tooLarge ? { kind: 'tooLarge' } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') })
+      resolve(over !== undefined ? { kind: 'tooLarge' } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') })
     })
     req.on('error', () => {
       resolve({ kind: 'aborted' })
     })
     req.on('close', () => {
-      resolve(tooLarge ? { kind: 'tooLarge' } : { kind: 'aborted' })
+      resolve(over !== undefined ? { kind: 'tooLarge' } : { kind: 'aborted' })
     })
   })
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest()
 
 /**
- * Checks `Authorization: Bearer <key>` against `keys` in constant time: both sides hashed first, so
- * the comparison neither stops at the first differing byte nor reveals a key's length; every key
- * is compared, so the time does not tell which one matched either.
+ * The caller whose key is in `Authorization: Bearer <key>`, or undefined. Compared in constant
+ * time: both sides hashed first, so the comparison neither stops at the first differing byte nor
+ * reveals a key's length; every key is compared, so the time does not tell which one matched.
  */
-export const authorised = (header: string | undefined, keys: ReadonlyArray<string>): boolean => {
-  if (header === undefined || !header.startsWith('Bearer ')) return false
+export const callerOf = (header: string | undefined, keys: ReadonlyArray<{ readonly id: string; readonly key: string }>): string | undefined => {
+  if (header === undefined || !header.startsWith('Bearer ')) return undefined
   const given = digest(header.slice('Bearer '.length).trim())
-  let ok = false
-  for (const key of keys) ok = timingSafeEqual(given, digest(key)) || ok
-  return ok
+  let found: string | undefined
+  for (const k of keys) if (timingSafeEqual(given, digest(k.key))) found ??= k.id
+  return found
 }
 
 /** The path of a request target, without its query string. */

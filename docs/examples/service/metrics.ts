@@ -2,9 +2,12 @@
  * The service's Prometheus metrics (`GET /metrics`, text exposition by prom-client), one registry
  * per service:
  *
- * - `paysplit_http_requests_total{route,method,status}` and `paysplit_http_request_duration_seconds{route,method}`
+ * - `paysplit_http_requests_total{route,method,status,replayed}` and `paysplit_http_request_duration_seconds{route,method}`
  *   (a histogram): every answered request, its route as a template (`/payments/{id}/refund`), so
- *   ids never become labels;
+ *   ids never become labels; `replayed="true"` for an Idempotency-Key's stored answer sent again
+ *   (not a new charge, refund or payment);
+ * - `paysplit_http_open_connections` and `paysplit_http_connections_dropped_total`: the connections
+ *   open now, and those node:http closed at once because `MAX_CONNECTIONS` were open;
  * - `paysplit_outbox_messages{status="pending"|"dead"}` and `paysplit_outbox_oldest_pending_age_seconds`:
  *   read from the outbox at scrape time (one query per scrape; no samples while the database is away);
  * - `paysplit_webhook_attempts_total{outcome="delivered"|"retry"|"dead"}`: counted by the relay;
@@ -18,9 +21,14 @@ export type AttemptOutcome = 'delivered' | 'retry' | 'dead'
 
 export interface Metrics {
   readonly registry: Registry
-  observeRequest(route: string, method: string, status: number, seconds: number): void
+  /** `replayed`: the stored answer of an Idempotency-Key, sent again. */
+  observeRequest(route: string, method: string, status: number, seconds: number, replayed?: boolean): void
   attempt(outcome: AttemptOutcome): void
   rateLimited(): void
+  /** The number of connections open now. */
+  connections(open: number): void
+  /** A connection closed at once: `MAX_CONNECTIONS` were open. */
+  connectionDropped(): void
 }
 
 const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
@@ -29,7 +37,7 @@ const ACTIONS: ReadonlySet<string> = new Set(['cancel', 'charge', 'refund', 'adj
 /** The route of a path as a template, for labels: a bounded set, never an id (anything else is `other`). */
 export const routeOf = (path: string): string => {
   const s = path.split('/')
-  if (['/healthz', '/readyz', '/metrics', '/payments', '/bank/transfers', '/bank/ocr'].includes(path)) return path
+  if (['/healthz', '/readyz', '/metrics', '/payments', '/events', '/bank/transfers', '/bank/ocr'].includes(path)) return path
   if (s[1] === 'payments' && s.length === 3) return '/payments/{id}'
   if (s[1] === 'payments' && s.length === 4 && ACTIONS.has(s[3] ?? '')) return `/payments/{id}/${s[3] ?? ''}`
   if (s[1] === 'payments' && s.length === 5 && s[3] === 'refund' && s[4] === 'partially') return '/payments/{id}/refund/partially'
@@ -47,8 +55,8 @@ export const createMetrics = (db: Db): Metrics => {
   collectDefaultMetrics({ register: registry, prefix: 'paysplit_' })
   const requests = new Counter({
     name: 'paysplit_http_requests_total',
-    help: 'HTTP requests answered, by route template, method and status.',
-    labelNames: ['route', 'method', 'status'] as const,
+    help: 'HTTP requests answered, by route template, method, status, and whether the answer was an Idempotency-Key replay.',
+    labelNames: ['route', 'method', 'status', 'replayed'] as const,
     registers: [registry]
   })
   const duration = new Histogram({
@@ -65,6 +73,12 @@ export const createMetrics = (db: Db): Metrics => {
     registers: [registry]
   })
   const limited = new Counter({ name: 'paysplit_rate_limited_total', help: 'Requests answered 429 (rate limit of a key).', registers: [registry] })
+  const open = new Gauge({ name: 'paysplit_http_open_connections', help: 'HTTP connections open now.', registers: [registry] })
+  const dropped = new Counter({
+    name: 'paysplit_http_connections_dropped_total',
+    help: 'Connections closed at once because MAX_CONNECTIONS were open.',
+    registers: [registry]
+  })
 
   // One query serves the three outbox readings of a scrape.
   let reading: Promise<{ pending: number; dead: number; age: number }> | undefined
@@ -114,8 +128,8 @@ export const createMetrics = (db: Db): Metrics => {
   })
   return {
     registry,
-    observeRequest: (route, method, status, seconds) => {
-      requests.inc({ route, method, status: String(status) })
+    observeRequest: (route, method, status, seconds, replayed = false) => {
+      requests.inc({ route, method, status: String(status), replayed: String(replayed) })
       duration.observe({ route, method }, seconds)
     },
     attempt: (outcome) => {
@@ -123,6 +137,12 @@ export const createMetrics = (db: Db): Metrics => {
     },
     rateLimited: () => {
       limited.inc()
+    },
+    connections: (n) => {
+      open.set(n)
+    },
+    connectionDropped: () => {
+      dropped.inc()
     }
   }
 }

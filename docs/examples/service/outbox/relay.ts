@@ -10,9 +10,17 @@
  *   cover an attempt's time limit: a process that dies (kill -9) stops renewing, and its rows are
  *   sent again by any instance within a lease (`leaseMs`, a few seconds), not a time limit;
  * - an answer 2xx marks it delivered; anything else is retried with exponential backoff and
- *   jitter, up to `maxAttempts`, then the row is `dead` (kept, with its last status and error and
- *   why: `dead_reason`); 410 Gone is dead at once, and so is a url the guard refuses (guard.ts:
- *   nothing was sent).
+ *   jitter (5 s doubling to a day by default, the attempts spanning more than 3 days, as Standard
+ *   Webhooks recommends), never sooner than a 429's or 503's `Retry-After` asks (capped at the
+ *   longest delay), up to `maxAttempts`, then the row is `dead` (kept, with its last status and
+ *   error and why: `dead_reason`); a url the guard refuses is dead at once (guard.ts: nothing was
+ *   sent);
+ * - 410 Gone disables the url (Standard Webhooks: the receiver wants no more): that message and
+ *   every later one to the url are dead with reason `gone`, unsent, until an operator enables it
+ *   again (the dead-letter command);
+ * - each message is signed with every configured secret (a space-separated `webhook-signature`),
+ *   so receivers keep verifying while a secret is rotated;
+ * - it removes the messages of events older than the retention (the event feed's 30 days).
  */
 import { Webhook } from 'standardwebhooks'
 import type { WebhookDelivery } from 'paysplit/http'
@@ -20,6 +28,7 @@ import type { RelayConfig } from '../config.js'
 import type { Db } from '../db/db.js'
 import type { Logger } from '../log.js'
 import type { Rules } from '../paysplit.js'
+import { deleteExpiredEvents } from './feed.js'
 import { guardOf, shownUrl, type Guard } from './guard.js'
 import { post, type AttemptResult, type Resolve } from './send.js'
 
@@ -36,6 +45,8 @@ export interface AttemptOutcome {
 export interface RelayHooks {
   readonly resolve?: Resolve
   readonly onAttempt?: (outcome: AttemptOutcome) => void
+  /** Events older than this many days are removed (hourly, and at start); absent: none are. */
+  readonly retentionDays?: number
 }
 
 interface Claimed {
@@ -45,6 +56,8 @@ interface Claimed {
   readonly webhook_id: string
   readonly payload: string
   readonly attempts: number
+  /** The url answered 410 Gone before: dead at once, unsent. */
+  readonly disabled: boolean
 }
 
 const CLAIM = `
@@ -62,16 +75,48 @@ UPDATE outbox o
    SET attempts = o.attempts + 1, next_attempt_at = now() + $2 * interval '1 millisecond'
   FROM due
  WHERE o.id = due.id
-RETURNING o.id::text AS id, o.url, o.event_type, o.webhook_id, o.payload, o.attempts`
+RETURNING o.id::text AS id, o.url, o.event_type, o.webhook_id, o.payload, o.attempts,
+          EXISTS (SELECT 1 FROM webhook_disabled_urls d WHERE d.url = o.url) AS disabled`
 
-/** The delay before attempt `attempts + 1`: base·2^(attempts−1), capped, with jitter (half to all of it). */
-export const backoffMs = (attempts: number, config: Pick<RelayConfig, 'baseDelayMs' | 'maxDelayMs'>, random: number): number => {
-  const full = Math.min(config.maxDelayMs, config.baseDelayMs * 2 ** Math.min(30, attempts - 1))
-  return Math.round(full / 2 + (random * full) / 2)
+/** The delay of the schedule before attempt `attempts + 1`, without jitter: base·2^(attempts−1), capped. */
+const nominalMs = (attempts: number, config: Pick<RelayConfig, 'baseDelayMs' | 'maxDelayMs'>): number =>
+  Math.min(config.maxDelayMs, config.baseDelayMs * 2 ** Math.min(40, attempts - 1))
+
+/**
+ * The delay before attempt `attempts + 1`: base·2^(attempts−1), capped at `maxDelayMs`, stretched
+ * by up to a quarter (`random` in [0, 1)): jitter spreads the retries of many messages that failed
+ * together, and never makes a delay shorter than the schedule.
+ */
+export const backoffMs = (attempts: number, config: Pick<RelayConfig, 'baseDelayMs' | 'maxDelayMs'>, random: number): number =>
+  Math.round(nominalMs(attempts, config) * (1 + random / 4))
+
+/** The shortest time from a message's first attempt to its last: the schedule's delays summed, without jitter. */
+export const retrySpanMs = (config: Pick<RelayConfig, 'baseDelayMs' | 'maxDelayMs' | 'maxAttempts'>): number => {
+  let total = 0
+  for (let n = 1; n < config.maxAttempts; n++) total += nominalMs(n, config)
+  return total
 }
 
+/**
+ * The delay before the next attempt after an answer `status` with `retryAfterMs`: the schedule's,
+ * or longer when a 429 or 503 asked for it (`Retry-After`), capped at `maxDelayMs`.
+ */
+export const nextDelayMs = (
+  attempts: number,
+  result: { readonly status?: number; readonly retryAfterMs?: number },
+  config: Pick<RelayConfig, 'baseDelayMs' | 'maxDelayMs'>,
+  random: number
+): number => {
+  const scheduled = backoffMs(attempts, config, random)
+  const asked = (result.status === 429 || result.status === 503) && result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, config.maxDelayMs) : 0
+  return Math.max(scheduled, asked)
+}
+
+/** How often the relay removes expired events. */
+const RETENTION_EVERY_MS = 60 * 60_000
+
 export class Relay {
-  private readonly webhook: Webhook
+  private readonly webhooks: ReadonlyArray<Webhook>
   private running = false
   private readonly inFlight = new Set<Promise<void>>()
   private wake: (() => void) | undefined
@@ -82,16 +127,20 @@ export class Relay {
   private heartbeat: NodeJS.Timeout | undefined
   /** A renewal is running: a slow database does not pile them up. */
   private renewing = false
+  private retention: NodeJS.Timeout | undefined
+  /** The removal of expired events in progress (awaited by `stop`). */
+  private removing: Promise<void> | undefined
 
+  /** `secrets`: the Standard Webhooks secrets (`whsec_…`), each signing every message. */
   constructor(
     private readonly db: Db,
     private readonly config: RelayConfig,
-    secret: string,
+    secrets: ReadonlyArray<string>,
     private readonly log: Logger,
     private readonly webhookMessage: Rules['webhookMessage'],
     private readonly hooks: RelayHooks = {}
   ) {
-    this.webhook = new Webhook(secret)
+    this.webhooks = secrets.map((secret) => new Webhook(secret))
     this.guard = guardOf(config.targets)
   }
 
@@ -102,7 +151,29 @@ export class Relay {
       void this.renew()
     }, this.config.heartbeatMs)
     this.heartbeat.unref()
+    const days = this.hooks.retentionDays
+    if (days !== undefined) {
+      const remove = (): void => {
+        this.removing ??= this.removeExpired(days).finally(() => {
+          this.removing = undefined
+        })
+      }
+      this.retention = setInterval(remove, RETENTION_EVERY_MS)
+      this.retention.unref()
+      remove()
+    }
     this.loop = this.run()
+  }
+
+  /** Removes the messages of events older than `days`, a batch at a time, while the relay runs. */
+  private async removeExpired(days: number): Promise<void> {
+    try {
+      let removed = 0
+      for (let batch = await deleteExpiredEvents(this.db, days); batch > 0 && this.running; batch = await deleteExpiredEvents(this.db, days)) removed += batch
+      if (removed > 0) this.log.info('expired events removed', { messages: removed, retentionDays: days })
+    } catch (e) {
+      this.log.error('removing expired events failed', { error: e instanceof Error ? e.message : String(e) })
+    }
   }
 
   /**
@@ -140,12 +211,14 @@ export class Relay {
     this.wake?.()
   }
 
-  /** Stops claiming, waits for the attempts in flight. */
+  /** Stops claiming, waits for the attempts in flight (each bounded by its time limit) and records them. */
   async stop(): Promise<void> {
     this.running = false
+    clearInterval(this.retention)
     this.kick()
     await this.loop
     await Promise.allSettled([...this.inFlight])
+    await this.removing
     clearInterval(this.heartbeat)
   }
 
@@ -183,17 +256,27 @@ export class Relay {
     }
   }
 
-  private async attempt(row: Claimed): Promise<void> {
-    const started = performance.now()
+  /** The message of a row, signed with every secret: `webhook-signature` lists them, space-separated. */
+  private signed(row: Claimed): { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string } {
     const delivery = { url: row.url, eventType: row.event_type, payload: JSON.parse(row.payload) as unknown } as WebhookDelivery
     const timestamp = Math.floor(Date.now() / 1000)
     const message = this.webhookMessage(delivery, timestamp)
-    const signature = this.webhook.sign(message.id, new Date(timestamp * 1000), message.body)
-    const result = await post(message.url, { ...message.headers, 'webhook-signature': signature }, message.body, {
-      ...this.config,
-      guard: this.guard,
-      ...(this.hooks.resolve !== undefined ? { resolve: this.hooks.resolve } : {})
-    })
+    const signature = this.webhooks.map((w) => w.sign(message.id, new Date(timestamp * 1000), message.body)).join(' ')
+    return { url: message.url, headers: { ...message.headers, 'webhook-signature': signature }, body: message.body }
+  }
+
+  private async attempt(row: Claimed): Promise<void> {
+    const started = performance.now()
+    let result: AttemptResult | 'disabled'
+    if (row.disabled) result = 'disabled'
+    else {
+      const message = this.signed(row)
+      result = await post(message.url, message.headers, message.body, {
+        ...this.config,
+        guard: this.guard,
+        ...(this.hooks.resolve !== undefined ? { resolve: this.hooks.resolve } : {})
+      })
+    }
     const outcome = await this.record(row, result).catch((e: unknown) => {
       // The row stays pending with its lease: it is sent again when the lease ends (at least once).
       this.log.error('outbox record failed', { outboxId: row.id, error: e instanceof Error ? e.message : String(e) })
@@ -202,7 +285,17 @@ export class Relay {
     if (outcome !== undefined) this.hooks.onAttempt?.({ ...outcome, ms: performance.now() - started })
   }
 
-  private async record(row: Claimed, result: AttemptResult): Promise<Omit<AttemptOutcome, 'ms'>> {
+  private async record(row: Claimed, result: AttemptResult | 'disabled'): Promise<Omit<AttemptOutcome, 'ms'>> {
+    if (result === 'disabled') {
+      const error = 'not sent: the url answered 410 Gone before (dead-letters enable sends to it again)'
+      await this.db.query(
+        `UPDATE outbox SET status = 'dead', last_error = $2, dead_reason = 'gone', finished_at = now()
+          WHERE id = $1 AND attempts = $3 AND status = 'pending'`,
+        [row.id, error, row.attempts]
+      )
+      this.log.warn('webhook dead', { outboxId: row.id, webhookId: row.webhook_id, url: shownUrl(row.url), attempt: row.attempts, status: null, error, deadReason: 'gone' })
+      return { outcome: 'dead', deadReason: 'gone', status: null }
+    }
     const status = 'status' in result ? result.status : null
     const error =
       'refused' in result
@@ -225,15 +318,20 @@ export class Relay {
     }
     const deadReason = 'refused' in result ? 'refused' : status === 410 ? 'gone' : row.attempts >= this.config.maxAttempts ? 'attempts' : undefined
     if (deadReason !== undefined) {
+      // 410: the url is disabled too (in the same statement), so later messages to it die unsent
       await this.db.query(
-        `UPDATE outbox SET status = 'dead', last_status = $2, last_error = $3, dead_reason = $5, finished_at = now()
+        `WITH disabled AS (
+           INSERT INTO webhook_disabled_urls (url, webhook_id)
+           SELECT url, webhook_id FROM outbox WHERE $5 = 'gone' AND id = $1 AND attempts = $4 AND status = 'pending'
+           ON CONFLICT (url) DO NOTHING)
+         UPDATE outbox SET status = 'dead', last_status = $2, last_error = $3, dead_reason = $5, finished_at = now()
           WHERE id = $1 AND attempts = $4 AND status = 'pending'`,
         [row.id, status, error, row.attempts, deadReason]
       )
       this.log.warn('webhook dead', { ...fields, deadReason })
       return { outcome: 'dead', deadReason, status }
     }
-    const delay = backoffMs(row.attempts, this.config, Math.random())
+    const delay = nextDelayMs(row.attempts, 'status' in result ? result : {}, this.config, Math.random())
     await this.db.query(
       `UPDATE outbox SET last_status = $2, last_error = $3, next_attempt_at = now() + $4 * interval '1 millisecond'
         WHERE id = $1 AND attempts = $5 AND status = 'pending'`,

@@ -20,7 +20,22 @@ import { literalAddress, resolvedRefusal, urlRefusal, type Guard } from './guard
  * How an attempt ended: the receiver's status, why there was none, or why the guard refused to
  * connect at all (`refused`: the message is dead at once, nothing was sent).
  */
-export type AttemptResult = { readonly status: number } | { readonly error: string } | { readonly refused: string }
+export type AttemptResult =
+  | { readonly status: number; readonly retryAfterMs?: number }
+  | { readonly error: string }
+  | { readonly refused: string }
+
+/**
+ * A `Retry-After` header's delay (RFC 9110: delay-seconds or an HTTP-date) from `nowMs`, in ms;
+ * undefined when absent or not one of those forms. A date in the past is 0.
+ */
+export const retryAfterMs = (header: string | undefined, nowMs: number): number | undefined => {
+  const value = header?.trim()
+  if (value === undefined || value === '') return undefined
+  if (/^\d{1,10}$/.test(value)) return Number(value) * 1000
+  const at = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value) ? Date.parse(value) : Number.NaN
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs)
+}
 
 /** A name's addresses, as `dns.lookup(name, { all: true })` gives them. */
 export type Resolve = (hostname: string) => Promise<ReadonlyArray<{ readonly address: string; readonly family: number }>>
@@ -132,23 +147,25 @@ const connect = (
     })
     req.on('response', (res: IncomingMessage) => {
       const status = res.statusCode ?? 0
+      const wait = retryAfterMs(res.headers['retry-after'], Date.now())
+      const answered: AttemptResult = wait === undefined ? { status } : { status, retryAfterMs: wait }
       let read = 0
       res.on('data', (chunk: Buffer) => {
         read += chunk.length
         // The answer is not ours to keep: past the limit, drop the connection.
         if (read > options.maxResponseBytes) {
           res.destroy()
-          finish({ status })
+          finish(answered)
         }
       })
       res.on('end', () => {
-        finish({ status })
+        finish(answered)
       })
       res.on('error', () => {
-        finish({ status })
+        finish(answered)
       })
       res.on('close', () => {
-        finish({ status })
+        finish(answered)
       })
     })
     req.end(payload)

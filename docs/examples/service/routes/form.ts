@@ -23,6 +23,7 @@ import type { Payment } from 'paysplit'
 import { noKeys } from '../db/store.js'
 import { readBody, UUID, type Reply } from '../http.js'
 import type { FormOutcome } from '../paysplit.js'
+import { storableText } from '../text.js'
 import { runTransaction } from '../transaction.js'
 import type { Deps } from './context.js'
 import { cardPaymentRequest, gatewayFor, type CardPaymentOutcome } from './gateway.js'
@@ -234,7 +235,7 @@ export const submitForm = async (deps: Deps, req: IncomingMessage, id: string, a
     return refused(id, bad === 'expired' ? 'The page has expired.' : 'The page it came from is not valid.')
   }
   const reasonField = fields.get('reason')
-  let reason = reasonField === null || reasonField === '' ? undefined : reasonField.slice(0, 200)
+  let reason = reasonField === null || reasonField === '' ? undefined : storableText(reasonField, 200)
   let run: FormAction = action
   if (action === 'complete') {
     const current = await readPayment(deps, id)
@@ -255,7 +256,7 @@ export const submitForm = async (deps: Deps, req: IncomingMessage, id: string, a
       else {
         deps.log.info('card declined', { paymentReferenceID: id, gateway: gateway.name, reason: outcome.reason })
         run = 'fail'
-        reason = `card declined: ${outcome.reason}`.slice(0, 200)
+        reason = storableText(`card declined: ${outcome.reason}`, 200)
       }
     }
   }
