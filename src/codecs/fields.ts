@@ -428,13 +428,11 @@ export const checkFields = (
  */
 export const readOwn = (u: object, keys: ReadonlyArray<string>): unknown[] => {
   // no hole: a hole of an array is read through the prototypes (a polluted one has `0`)
-  const values: unknown[] = []
-  for (let i = 0; i < keys.length; i++) values.push(undefined)
+  const values = keys.map(() => undefined) as unknown[]
   let next = 0
   for (const k in u) {
-    if (!hasOwn(u, k)) continue
     const i = keys[next] === k ? next : keys.indexOf(k)
-    if (i >= 0) {
+    if (i >= 0 && hasOwn(u, k)) {
       values[i] = (u as Obj)[k]
       next = i + 1
     }

@@ -125,17 +125,29 @@ export const REQUEST_URLS: ReadonlyArray<Field> = [
   ['successUrl', URL_T, true],
   ['failedUrl', URL_T, true]
 ]
-/** The keys of a request by position, in the order of the interface: the three tables and the fields between them. */
-const keysOf = (fields: ReadonlyArray<Field>): string[] => fields.map((f) => f[0])
-const REQUEST_KEYS: ReadonlyArray<string> = /* @__PURE__ */ [
-  ...keysOf(REQUEST_HEAD), // 0–2
+/**
+ * The keys of a request by position, in the order of the interface (checkRequest reads them by
+ * number): the three tables' and the fields between them, written out, so that a bundle that only
+ * decodes carries no table (test/codecs/codecs.jsonSchema.test.ts holds them equal).
+ *
+ * @internal
+ */
+export const REQUEST_KEYS: ReadonlyArray<string> = [
+  'externalPaymentReferenceID', // 0
+  'environment',
+  'paymentGateway',
   'chargeImmediately', // 3
-  ...keysOf(REQUEST_BODY), // 4–8
+  'sellerConnectedAccountID', // 4
+  'externalObjectIdTag',
+  'description',
+  'grossAmount',
+  'currency',
   'moneySplitList', // 9
   'customerExternalID', // 10
   'customer', // 11
   'webhookSubscriptions', // 12
-  ...keysOf(REQUEST_URLS), // 13–14
+  'successUrl', // 13
+  'failedUrl',
   'metaData' // 15
 ]
 /** @internal */
@@ -146,7 +158,7 @@ export const CUSTOMER: ReadonlyArray<Field> = [
   ['mobile', MOBILE],
   ['customerType', ID_T]
 ]
-const CUSTOMER_KEYS: ReadonlyArray<string> = /* @__PURE__ */ keysOf(CUSTOMER)
+const CUSTOMER_KEYS: ReadonlyArray<string> = /* @__PURE__ */ CUSTOMER.map((f) => f[0])
 
 // -------------------------------------------------------------------------------------
 // lists
@@ -194,8 +206,9 @@ export const SPLIT: ReadonlyArray<Field> = [
   ['isFee', BOOLEAN, true],
   ['externalID', ID_T]
 ]
-// The keys of a split and a subscription, by position (see readOwn).
-const SPLIT_KEYS = /* @__PURE__ */ keysOf(SPLIT)
+/** The keys of a split by position (see readOwn), written out as {@link REQUEST_KEYS} are. @internal */
+export const SPLIT_KEYS: ReadonlyArray<string> = ['connectedAccountID', 'amount', 'description', 'isFee', 'externalID']
+// a subscription's, by position
 const SUBSCRIPTION_KEYS = ['eventType', 'url']
 
 /**
@@ -395,23 +408,25 @@ export const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   if (!isObject(issues, u, '', -1)) return undefined
   // every field read once, by position (REQUEST_KEYS), then checked in the interface's order
   const v = readOwn(u, REQUEST_KEYS)
+  // the field at position i, by its rule
+  const at = (i: number, rule: Rule, required?: boolean): unknown => check(issues, v[i], '', -1, REQUEST_KEYS[i] as string, rule, required)
   const out: Obj = {
-    externalPaymentReferenceID: check(issues, v[0], '', -1, 'externalPaymentReferenceID', ID_T, true),
-    environment: check(issues, v[1], '', -1, 'environment', ENVIRONMENT, true),
-    paymentGateway: check(issues, v[2], '', -1, 'paymentGateway', GATEWAY, true)
+    externalPaymentReferenceID: at(0, ID_T, true),
+    environment: at(1, ENVIRONMENT, true),
+    paymentGateway: at(2, GATEWAY, true)
   }
   // Required for card payments, optional for invoices; when the gateway itself is invalid only
   // its type is checked.
   const card = out.paymentGateway === 'creditcard'
-  const charge = check(issues, v[3], '', -1, 'chargeImmediately', BOOLEAN, card)
+  const charge = at(3, BOOLEAN, card)
   if (charge !== undefined || card) out.chargeImmediately = charge
-  out.sellerConnectedAccountID = check(issues, v[4], '', -1, 'sellerConnectedAccountID', UUID, true)
-  const tag = check(issues, v[5], '', -1, 'externalObjectIdTag', ID_T)
+  out.sellerConnectedAccountID = at(4, UUID, true)
+  const tag = at(5, ID_T)
   if (tag !== undefined) out.externalObjectIdTag = tag
-  const description = check(issues, v[6], '', -1, 'description', DESCRIPTION_T)
+  const description = at(6, DESCRIPTION_T)
   if (description !== undefined) out.description = description
-  out.grossAmount = check(issues, v[7], '', -1, 'grossAmount', POSITIVE, true)
-  out.currency = check(issues, v[8], '', -1, 'currency', CURRENCY, true)
+  out.grossAmount = at(7, POSITIVE, true)
+  out.currency = at(8, CURRENCY, true)
   const grossAmount = out.grossAmount
   const sum = checkSplits(issues, v[9] as ReadonlyArray<unknown>, out)
   // the sum is NaN or a safe integer ≥ 0: `sum >= 0` is false exactly when it is NaN
@@ -427,8 +442,8 @@ export const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   const customer = v[11]
   if (customer !== undefined) out.customer = checkCustomer(issues, customer, 'customer', -1)
   out.webhookSubscriptions = checkSubscriptions(issues, v[12] as ReadonlyArray<unknown>)
-  out.successUrl = check(issues, v[13], '', -1, 'successUrl', URL_T, true)
-  out.failedUrl = check(issues, v[14], '', -1, 'failedUrl', URL_T, true)
+  out.successUrl = at(13, URL_T, true)
+  out.failedUrl = at(14, URL_T, true)
   out.metaData = checkMetaData(issues, v[15])
   return out
 }

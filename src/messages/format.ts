@@ -10,8 +10,8 @@ import type { Issue, IssueParams, IssueReason, Messages } from './issues.js'
 
 /**
  * The message of `issue` in a catalog worded as {@link en} is: `{name}` placeholders, no words
- * for param values, and the singular (`<reason>_one`) where the issue's count (its first number
- * param) is 1 or −1, which is exactly where the English plural rules (`Intl.PluralRules('en')`)
+ * for param values, and the singular (`<reason>_one`) where the issue's count (its first param:
+ * a reason that counts has no other) is 1 or −1, which is exactly where the English plural rules (`Intl.PluralRules('en')`)
  * say `one`. Each `{name}` is replaced by `params[name]` (a list joined with `, `; a name
  * `params` lacks stays as written); a reason the catalog lacks gives the reason itself. For
  * `en` it gives what {@link formatIssue} gives, with less code: every issue's English `message`
@@ -32,7 +32,8 @@ export const plainMessage = (
 ): string => {
   const params = (own(issue, 'params') as IssueParams | undefined) ?? {}
   const names = Object.keys(params)
-  const count = names.map((name) => params[name]).find((v) => typeof v === 'number')
+  // the count: the first param (a reason that counts has no other)
+  const count = params[names[0] as string]
   const template = (count === 1 || count === -1 ? own(messages, `${issue.reason}_one`) : undefined) ?? messages[issue.reason]
   if (typeof template !== 'string') return issue.reason
   // params are the rule's (never input; names of word characters, values without braces), so
