@@ -16,7 +16,7 @@
  * @module jsonSchema
  */
 import { currencyCodes } from './currencies.js'
-import type { Broken, Field, Rule } from './fields.js'
+import type { Field, Rule } from './fields.js'
 import { AMOUNT, BOOLEAN, POSITIVE } from './fields.js'
 import {
   CUSTOMER,
@@ -65,9 +65,6 @@ const patterns = (): Record<string, string> => ({
   url: `^(?=${TEXT})[Hh][Tt][Tt][Pp][Ss]?:[^${SPACE_OR_CONTROL.source.slice(1)}*$`
 })
 
-/** The params a rule gives with its reason (never undefined here). */
-const params = (b: Broken | undefined): Readonly<Record<string, unknown>> => (b?.[1] ?? {})
-
 /**
  * The schema of a field from its rule, by what the rule says of a few values: `null` (the type it
  * wants, or the values it allows), −∞ (the least number), '' (a format, the currency list, or an
@@ -83,21 +80,26 @@ const params = (b: Broken | undefined): Readonly<Record<string, unknown>> => (b?
  * assert.deepStrictEqual(fieldSchema(text(40, true, true)), { type: 'string', minLength: 1, maxLength: 40, pattern: '^(?:[^\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$' })
  */
 export const fieldSchema = (rule: Rule): JsonSchema => {
-  const zero = rule(null) as Broken
-  if (zero[0] === 'not_one_of') return { type: 'string', enum: [...(params(zero).allowed as string[])] }
-  const type = params(zero).expected
-  if (type !== 'string') return type === 'number' ? { type: 'integer', minimum: params(rule(-Infinity)).min, maximum: Number.MAX_SAFE_INTEGER } : { type }
-  const empty = rule('')
-  if (empty?.[0] === 'unknown_currency') return { type, enum: [...currencyCodes] }
-  const long = rule('x'.repeat(65536))
-  const format = empty?.[0] === 'format' ? (params(empty).format as string) : undefined
-  return {
-    type,
-    ...(empty?.[0] === 'too_short' ? { minLength: 1 } : {}),
-    ...(long?.[0] === 'too_long' ? { maxLength: params(long).max } : {}),
-    ...(format !== undefined ? { pattern: patterns()[format] } : rule('\ud800') === undefined ? {} : { pattern: `^${TEXT}` })
-  }
+  // what a rule says of a value it refuses: its reason and params (none for a value it keeps)
+  const ask = (v: unknown): [string?, Params?] => (rule(v) ?? []) as [string?, Params?]
+  const { allowed, expected: type } = ask(null)[1] as Params
+  if (allowed !== undefined) return { type: 'string', enum: [...allowed] }
+  if (type === 'number') return { type: 'integer', minimum: ask(-Infinity)[1]?.min, maximum: Number.MAX_SAFE_INTEGER }
+  if (type !== 'string') return { type }
+  const [empty, { format } = {}] = ask('')
+  if (empty === 'unknown_currency') return { type, enum: [...currencyCodes] }
+  const schema: JsonSchema = { type }
+  if (empty === 'too_short') schema.minLength = 1
+  // a format's own length limit, if it has one
+  const max = ask('x'.repeat(65536))[1]?.max
+  if (max !== undefined) schema.maxLength = max
+  const pattern = format !== undefined ? patterns()[format] : ask('\ud800')[0] && `^${TEXT}`
+  if (pattern !== undefined) schema.pattern = pattern
+  return schema
 }
+
+/** The params of a broken rule, as the schema reads them. */
+type Params = { readonly allowed?: ReadonlyArray<string>; readonly expected?: string; readonly format?: string; readonly min?: number; readonly max?: number }
 
 /** An object of `fields` (each by {@link fieldSchema}) and `more` properties; `required`, the required ones, only when there are some (draft-04 wants none empty). */
 const object = (fields: ReadonlyArray<Field>, more: JsonSchema = {}, required: ReadonlyArray<string> = []): JsonSchema => {
