@@ -12,9 +12,8 @@
  * (docs/rules.md C12). At most 100 issues are listed, then one `too_many_issues` issue counts the
  * rest (docs/rules.md C3, bounded errors). Every codec is also a Standard Schema v1. Decoding:
  *
- * - reads every property of the input once, and only own enumerable properties (inherited ones,
- *   and own ones that are not enumerable, which JSON never makes, count as absent; a patch entry
- *   reads the fields its update type uses by `hasOwnProperty`, and never one it ignores); a
+ * - reads every property of the input once, and only own properties (inherited ones count as
+ *   absent; a patch entry reads only the fields its update type uses, never one it ignores); a
  *   property whose value is `undefined` counts as absent too; `null` is never a
  *   stand-in for an absent field: where a value is needed (a required field, a list entry) it is
  *   reported as `required` (a `null` `customerExternalID` as missing), and a `null` optional

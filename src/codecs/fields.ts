@@ -402,67 +402,9 @@ export const checkFields = (
   fields: ReadonlyArray<Field>,
   out: Obj
 ): Obj => {
-  for (const [key, rule, required] of fields) {
-    const v = check(issues, own(u, key), base, index, key, rule, required)
-    if (v !== undefined || required === true) out[key] = v
-  }
-  return out
-}
-
-/**
- * The own enumerable properties of `u` that `keys` names, by position (`undefined` for an absent
- * one), each read once, in one `for…in` pass: over an object from `JSON.parse` the engine walks
- * its cached keys and knows them own without a lookup, where a `hasOwnProperty` and a read by
- * each key cost a lookup each (about five times the time of a request's top level:
- * docs/performance.md, "Why the code looks like this"). A key is matched against the one after
- * the last found first, so a body in the interface's order costs one comparison a key; a key
- * `keys` does not name is never read. Own properties that are not enumerable are no data (JSON
- * has none): not read, as inherited ones.
- *
- * @internal
- * @example
- * import * as assert from 'node:assert'
- * import { readOwn } from './fields.js'
- * assert.deepStrictEqual(readOwn({ b: 2, a: 1, c: 3 }, ['a', 'b']), [1, 2])
- * assert.deepStrictEqual(readOwn(Object.create({ a: 1 }) as object, ['a']), [undefined])
- */
-export const readOwn = (u: object, keys: ReadonlyArray<string>): unknown[] => {
-  // no hole: a hole of an array is read through the prototypes (a polluted one has `0`)
-  const values = keys.map(() => undefined) as unknown[]
-  let next = 0
-  for (const k in u) {
-    const i = keys[next] === k ? next : keys.indexOf(k)
-    if (i >= 0 && hasOwn(u, k)) {
-      values[i] = (u as Obj)[k]
-      next = i + 1
-    }
-  }
-  return values
-}
-
-/**
- * Checks `fields` against `values[from…]` (as {@link readOwn} gives them) in their order with
- * {@link check}, and sets each on `out` as {@link checkFields} does.
- *
- * @internal
- * @example
- * import * as assert from 'node:assert'
- * import { AMOUNT, checkValues, ID, type Issues } from './fields.js'
- * const issues: Issues = []
- * assert.deepStrictEqual(checkValues(issues, [0, 5, 'x'], 1, '', -1, [['a', AMOUNT, true], ['b', ID], ['c', ID]], {}), { a: 5, b: 'x' })
- */
-export const checkValues = (
-  issues: Issues,
-  values: ReadonlyArray<unknown>,
-  from: number,
-  base: string,
-  index: number,
-  fields: ReadonlyArray<Field>,
-  out: Obj
-): Obj => {
   for (let i = 0; i < fields.length; i++) {
     const [key, rule, required] = fields[i] as Field
-    const v = check(issues, values[from + i], base, index, key, rule, required)
+    const v = check(issues, hasOwn(u, key) ? u[key] : undefined, base, index, key, rule, required)
     if (v !== undefined || required === true) out[key] = v
   }
   return out

@@ -24,7 +24,7 @@ import {
   ARRAY,
   BOOLEAN,
   check,
-  checkValues,
+  checkFields,
   CURRENCY,
   ENVIRONMENT,
   fail,
@@ -41,7 +41,6 @@ import {
   type Obj,
   oneOf,
   pathOf,
-  readOwn,
   report,
   text,
   POSITIVE,
@@ -101,11 +100,8 @@ export const UPDATE_TYPE = /* @__PURE__ */ oneOf('UpdateAmount', 'DoDeleteSplitE
 
 // The fields of a request checked by their rule alone, in the order of the interface (docs/rules.md
 // I2.1); `chargeImmediately` (required by the gateway), the lists, the customer and `metaData` are
-// checked between them by their own code. The tables give the key list a request is read by
-// (REQUEST_KEYS) and what the JSON Schema generator reads (jsonSchema.ts); checkRequest checks each
-// field at its own site with the same rule, into one object by named stores (a table's keyed
-// stores cost about 6 % of a valid decode: docs/decisions.md "Bundle size against the speed of a
-// decode"), and test/codecs/codecs.jsonSchema.test.ts holds the two together.
+// checked between them by their own code. The JSON Schema generator reads the same tables
+// (jsonSchema.ts).
 /** @internal */
 export const REQUEST_HEAD: ReadonlyArray<Field> = [
   ['externalPaymentReferenceID', ID_T, true],
@@ -125,31 +121,6 @@ export const REQUEST_URLS: ReadonlyArray<Field> = [
   ['successUrl', URL_T, true],
   ['failedUrl', URL_T, true]
 ]
-/**
- * The keys of a request by position, in the order of the interface (checkRequest reads them by
- * number): the three tables' and the fields between them, written out, so that a bundle that only
- * decodes carries no table (test/codecs/codecs.jsonSchema.test.ts holds them equal).
- *
- * @internal
- */
-export const REQUEST_KEYS: ReadonlyArray<string> = [
-  'externalPaymentReferenceID', // 0
-  'environment',
-  'paymentGateway',
-  'chargeImmediately', // 3
-  'sellerConnectedAccountID', // 4
-  'externalObjectIdTag',
-  'description',
-  'grossAmount',
-  'currency',
-  'moneySplitList', // 9
-  'customerExternalID', // 10
-  'customer', // 11
-  'webhookSubscriptions', // 12
-  'successUrl', // 13
-  'failedUrl',
-  'metaData' // 15
-]
 /** @internal */
 export const CUSTOMER: ReadonlyArray<Field> = [
   ['name', NAME_T],
@@ -158,7 +129,6 @@ export const CUSTOMER: ReadonlyArray<Field> = [
   ['mobile', MOBILE],
   ['customerType', ID_T]
 ]
-const CUSTOMER_KEYS: ReadonlyArray<string> = /* @__PURE__ */ CUSTOMER.map((f) => f[0])
 
 // -------------------------------------------------------------------------------------
 // lists
@@ -206,19 +176,14 @@ export const SPLIT: ReadonlyArray<Field> = [
   ['isFee', BOOLEAN, true],
   ['externalID', ID_T]
 ]
-/** The keys of a split by position (see readOwn), written out as {@link REQUEST_KEYS} are. @internal */
-export const SPLIT_KEYS: ReadonlyArray<string> = ['connectedAccountID', 'amount', 'description', 'isFee', 'externalID']
-// a subscription's, by position
-const SUBSCRIPTION_KEYS = ['eventType', 'url']
 
 /**
- * One split of `moneySplitList` (or a lone split when `base` is ''). Its fields are read in one
- * pass ({@link readOwn}), and each is checked first by its rule called at its own call site, where
- * it is always the same function, which the engine then inlines; `check`, which reports, runs only
- * for a value the rule refuses. A request holds up to 500 splits: a rule called through `check`,
- * where every field's rule passes, is not inlined (a valid 5-split request decodes about 12 %
- * faster, for about 50 B of `decodePaymentIntentRequest`'s bundle: docs/decisions.md, "Bundle size
- * against the speed of a decode"). The io-ts codec `MoneySplitRequest` runs it on a lone split.
+ * One split of `moneySplitList` (or a lone split when `base` is ''). Each field is read at its own
+ * site (one read by key that every field shared would go megamorphic) and checked first by its rule
+ * called at its own call site, where it is always the same function, which the engine then
+ * inlines; `check`, which reports, runs only for a value the rule refuses. A request holds up to
+ * 500 splits (docs/decisions.md, "Bundle size against the speed of a decode"). The io-ts codec
+ * `MoneySplitRequest` runs it on a lone split.
  *
  * @internal
  * @example
@@ -230,7 +195,11 @@ const SUBSCRIPTION_KEYS = ['eventType', 'url']
  */
 export const checkSplit = (issues: Issues, u: unknown, base: string, index: number): Obj | undefined => {
   if (!isObject(issues, u, base, index)) return undefined
-  const [account, amount, description, isFee, externalID] = readOwn(u, SPLIT_KEYS)
+  const account = hasOwn(u, 'connectedAccountID') ? u.connectedAccountID : undefined
+  const amount = hasOwn(u, 'amount') ? u.amount : undefined
+  const description = hasOwn(u, 'description') ? u.description : undefined
+  const isFee = hasOwn(u, 'isFee') ? u.isFee : undefined
+  const externalID = hasOwn(u, 'externalID') ? u.externalID : undefined
   // each rule called here first, where it is always the same function (so the engine inlines it),
   // and `check`, which reports, only for a value it refuses; 0 (and -0) by `check`, which gives 0
   const split: Obj = {
@@ -302,7 +271,7 @@ export const checkCustomer = (
   index: number
 ): Obj | undefined => {
   if (!isObject(issues, u, base, index)) return undefined
-  return checkValues(issues, readOwn(u, CUSTOMER_KEYS), 0, base, index, CUSTOMER, {})
+  return checkFields(issues, u, base, index, CUSTOMER, {})
 }
 
 /** The rule of an event type no value keeps (it runs only when the type is none of them): `text` for a lone surrogate. */
@@ -328,7 +297,8 @@ export const checkSubscription = (
   index: number
 ): Obj | undefined => {
   if (!isObject(issues, u, base, index)) return undefined
-  const [raw, url] = readOwn(u, SUBSCRIPTION_KEYS)
+  const raw = own(u, 'eventType')
+  const url = own(u, 'url')
   const eventType = parseWebhookEventType(raw)
   if (eventType === undefined) {
     // through the field check, whose rule no value keeps here: absent or null is `required`
@@ -406,45 +376,28 @@ const checkMetaData = (issues: Issues, v: unknown): MetaData => {
  */
 export const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   if (!isObject(issues, u, '', -1)) return undefined
-  // every field read once, by position (REQUEST_KEYS), then checked in the interface's order
-  const v = readOwn(u, REQUEST_KEYS)
-  // the field at position i, by its rule
-  const at = (i: number, rule: Rule, required?: boolean): unknown => check(issues, v[i], '', -1, REQUEST_KEYS[i] as string, rule, required)
-  const out: Obj = {
-    externalPaymentReferenceID: at(0, ID_T, true),
-    environment: at(1, ENVIRONMENT, true),
-    paymentGateway: at(2, GATEWAY, true)
-  }
+  const out = checkFields(issues, u, '', -1, REQUEST_HEAD, {})
   // Required for card payments, optional for invoices; when the gateway itself is invalid only
   // its type is checked.
-  const card = out.paymentGateway === 'creditcard'
-  const charge = at(3, BOOLEAN, card)
-  if (charge !== undefined || card) out.chargeImmediately = charge
-  out.sellerConnectedAccountID = at(4, UUID, true)
-  const tag = at(5, ID_T)
-  if (tag !== undefined) out.externalObjectIdTag = tag
-  const description = at(6, DESCRIPTION_T)
-  if (description !== undefined) out.description = description
-  out.grossAmount = at(7, POSITIVE, true)
-  out.currency = at(8, CURRENCY, true)
+  checkFields(issues, u, '', -1, [['chargeImmediately', BOOLEAN, out.paymentGateway === 'creditcard']], out)
+  checkFields(issues, u, '', -1, REQUEST_BODY, out)
   const grossAmount = out.grossAmount
-  const sum = checkSplits(issues, v[9] as ReadonlyArray<unknown>, out)
+  const sum = checkSplits(issues, own(u, 'moneySplitList') as ReadonlyArray<unknown>, out)
   // the sum is NaN or a safe integer ≥ 0: `sum >= 0` is false exactly when it is NaN
   if (grossAmount !== undefined && sum !== grossAmount && sum >= 0) {
     fail(issues, 'grossAmount', 'sum_mismatch', undefined, 'GrossAmountMismatch')
   }
-  const customerID = v[10]
+  const customerID = own(u, 'customerExternalID')
   if (customerID === undefined || customerID === null || customerID === '') {
     fail(issues, 'customerExternalID', 'required', undefined, 'MissingCustomerExternalID')
   } else {
     out.customerExternalID = check(issues, customerID, '', -1, 'customerExternalID', ID_T)
   }
-  const customer = v[11]
+  const customer = own(u, 'customer')
   if (customer !== undefined) out.customer = checkCustomer(issues, customer, 'customer', -1)
-  out.webhookSubscriptions = checkSubscriptions(issues, v[12] as ReadonlyArray<unknown>)
-  out.successUrl = at(13, URL_T, true)
-  out.failedUrl = at(14, URL_T, true)
-  out.metaData = checkMetaData(issues, v[15])
+  out.webhookSubscriptions = checkSubscriptions(issues, own(u, 'webhookSubscriptions') as ReadonlyArray<unknown>)
+  checkFields(issues, u, '', -1, REQUEST_URLS, out)
+  out.metaData = checkMetaData(issues, own(u, 'metaData'))
   return out
 }
 

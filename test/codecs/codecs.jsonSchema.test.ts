@@ -23,7 +23,7 @@ import {
   PaymentIntentRequest,
   WebhookSubscription
 } from '../../src/codecs.js'
-import { META_KEY, REQUEST_BODY, REQUEST_HEAD, REQUEST_KEYS, REQUEST_URLS, SPLIT, SPLIT_KEYS } from '../../src/codecs/requestChecks.js'
+import { META_KEY } from '../../src/codecs/requestChecks.js'
 import { transition } from '../../src/decider.js'
 import { initialState, type Payment } from '../../src/payment.js'
 import { invalidPaymentIntentRequestArb, patchArb, paymentIntentRequestArb } from '../../src/testing.js'
@@ -204,22 +204,6 @@ describe('C12 Standard JSON Schema: every codec gives the JSON Schema of its inp
     const a = Customer['~standard'].jsonSchema.output({ target: 'draft-07' })
     expect(a).not.toBe(Customer['~standard'].jsonSchema.output({ target: 'draft-07' }))
     expect(a).toStrictEqual(Customer['~standard'].jsonSchema.output({ target: 'draft-07' }))
-  })
-
-  it('the key lists the collectors read a request and a split by are the tables the schemas are built from, in their order', () => {
-    const keys = (fields: ReadonlyArray<readonly [string, ...unknown[]]>): string[] => fields.map((f) => f[0])
-    expect(REQUEST_KEYS).toStrictEqual([
-      ...keys(REQUEST_HEAD),
-      'chargeImmediately',
-      ...keys(REQUEST_BODY),
-      'moneySplitList',
-      'customerExternalID',
-      'customer',
-      'webhookSubscriptions',
-      ...keys(REQUEST_URLS),
-      'metaData'
-    ])
-    expect(SPLIT_KEYS).toStrictEqual(keys(SPLIT))
   })
 
   it('input and output differ where decoding changes the value: long event types in, defaults out', () => {
