@@ -379,7 +379,9 @@ export const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   const out = checkFields(issues, u, '', -1, REQUEST_HEAD, {})
   // Required for card payments, optional for invoices; when the gateway itself is invalid only
   // its type is checked.
-  checkFields(issues, u, '', -1, [['chargeImmediately', BOOLEAN, out.paymentGateway === 'creditcard']], out)
+  const card = out.paymentGateway === 'creditcard'
+  const charge = check(issues, own(u, 'chargeImmediately'), '', -1, 'chargeImmediately', BOOLEAN, card)
+  if (charge !== undefined || card) out.chargeImmediately = charge
   checkFields(issues, u, '', -1, REQUEST_BODY, out)
   const grossAmount = out.grossAmount
   const sum = checkSplits(issues, own(u, 'moneySplitList') as ReadonlyArray<unknown>, out)
