@@ -13,20 +13,16 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { currencyCodes, decodeMoneySplitPatch, decodePaymentIntentRequest, issueReasons, limits } from '../src/codecs.js'
-import {
-  EMAIL,
-  MOBILE_NUMBER,
-  MOBILE_PREFIX,
-  SPACE_OR_CONTROL,
-  TIMESTAMP,
-  UUID,
-  webhookEventTypes
-} from '../src/codecs/validators.js'
+import { decodeMoneySplitPatch, decodePaymentIntentRequest, issueReasons, limits } from '../src/codecs.js'
+import { TIMESTAMP, webhookEventTypes } from '../src/codecs/validators.js'
+import { fieldSchema } from '../src/codecs/jsonSchema.js'
+import { AMOUNT, CURRENCY, UUID as UUID_RULE } from '../src/codecs/fields.js'
+import { CUSTOMER, ID_T, META_KEY, META_TEXT, REQUEST_BODY, REQUEST_HEAD, SPLIT, URL_T } from '../src/codecs/requestChecks.js'
 import { allowedMethods } from '../src/http/routes.js'
 import { statusByCode } from '../src/http/responses.js'
 import { paymentStatuses } from '../src/status.js'
 import { guards, type PaymentCommandType } from '../src/transitions.js'
+import type { Rule } from '../src/codecs/fields.js'
 
 type Schema = Record<string, unknown>
 
@@ -51,7 +47,6 @@ const allowedOf = (
 }
 
 const NONE = '\u0000none of them'
-const environments = allowedOf(decodePaymentIntentRequest, { environment: NONE }, 'environment')
 const paymentGateways = allowedOf(decodePaymentIntentRequest, { paymentGateway: NONE }, 'paymentGateway')
 const updateTypes = allowedOf(decodeMoneySplitPatch, { moneySplitPatch: [{ updateType: NONE }] }, 'moneySplitPatch.0.updateType')
 
@@ -130,34 +125,22 @@ const withUnexpressed = (name: string, description: string): string => {
 }
 
 // -------------------------------------------------------------------------------------
-// formats, from the validators' own expressions
+// fields, from the rules the codecs run (src/codecs/jsonSchema.ts reads each rule)
 // -------------------------------------------------------------------------------------
 
-/** The source of `re` as a JSON Schema `pattern` (ECMA-262, no flags). */
-const patternOf = (re: RegExp): string => {
-  if (re.flags === '') return re.source
-  // the UUID expression is case-insensitive: its hex classes take both cases instead
-  if (re.flags === 'i' && re.source.replaceAll('[\\da-f]', '').replace(/\\d/g, '').search(/[a-zA-Z]/) < 0) {
-    return re.source.replaceAll('[\\da-f]', '[\\da-fA-F]')
-  }
-  throw new Error(`cannot turn /${re.source}/${re.flags} into a JSON Schema pattern`)
+/** The rule of a field of the codecs' tables, by its key (a table names each key once). */
+const ruleOf = (table: ReadonlyArray<readonly [string, Rule, boolean?]>, key: string): Rule => {
+  const field = table.find((f) => f[0] === key)
+  if (field === undefined) throw new Error(`the codecs no longer check ${key}`)
+  return field[1]
 }
 
-/** Anything but a White_Space or control character, from the class the URL and e-mail checks use. */
-const noSpaceOrControl = (): string => {
-  const src = SPACE_OR_CONTROL.source
-  if (!src.startsWith('[') || !src.endsWith(']') || src.startsWith('[^') || SPACE_OR_CONTROL.flags !== '') {
-    throw new Error('SPACE_OR_CONTROL is no longer one character class')
-  }
-  return `[^${src.slice(1)}`
-}
-
-const string = (min: number, max: number, description?: string): Schema => ({
-  type: 'string',
-  ...(min > 0 ? { minLength: min } : {}),
-  maxLength: max,
+/** The field's schema as its rule says it (src/codecs/jsonSchema.ts), with a description. */
+const field = (rule: Rule, description?: string): Schema => ({
+  ...fieldSchema(rule),
   ...(description !== undefined ? { description } : {})
 })
+
 
 const integer = (min: number, description?: string): Schema => ({
   type: 'integer',
@@ -209,36 +192,32 @@ const patchEntryFields = (updateType: string): Record<string, Schema> => {
   }
 }
 
+const chargeImmediately: Schema = {
+  type: 'boolean',
+  description: 'true: charged when the form is completed; false: reserved first. Required for card payments; no effect on invoices.'
+}
+
+/** The schema name of the create request of one gateway, e.g. `CardPaymentIntentRequest`. */
+const gatewayRequestName = (gateway: string): string => `${gateway === 'creditcard' ? 'Card' : 'Invoice'}PaymentIntentRequest`
+
 const requestSchemas = (): Record<string, Schema> => ({
-  Uuid: {
-    type: 'string',
-    description: 'A UUID in its textual form: 8-4-4-4-12 hexadecimal digits, either case; version and variant are not checked.',
-    pattern: patternOf(UUID)
-  },
-  Amount: integer(0, 'An amount in minor units (100 minor units = 1 unit of the currency): a safe integer ≥ 0.'),
-  HttpUrl: {
-    type: 'string',
-    description: withUnexpressed(
+  Uuid: field(UUID_RULE, 'A UUID in its textual form: 8-4-4-4-12 hexadecimal digits, either case; version and variant are not checked.'),
+  Amount: field(AMOUNT, 'An amount in minor units (100 minor units = 1 unit of the currency): a safe integer ≥ 0.'),
+  HttpUrl: field(
+    URL_T,
+    withUnexpressed(
       'HttpUrl',
       `An absolute http(s) URL of at most ${limits.urlLength} UTF-16 code units, with no Unicode White_Space or control ` +
-        'character anywhere, stored exactly as given.'
-    ),
-    maxLength: limits.urlLength,
-    pattern: `^[Hh][Tt][Tt][Pp][Ss]?:${noSpaceOrControl()}*$`
-  },
-  Currency: {
-    type: 'string',
-    description:
-      'An active ISO 4217 alphabetic code in upper case whose minor unit is a hundredth of the unit (amounts are ' +
-      'in hundredths), the list paysplit accepts.',
-    enum: [...currencyCodes]
-  },
-  Environment: { type: 'string', enum: [...environments] },
-  PaymentGateway: {
-    type: 'string',
-    description: '`creditcard` for card payments, `invoice` for invoices paid by KID transfer.',
-    enum: [...paymentGateways]
-  },
+        'character and no lone surrogate anywhere, stored exactly as given.'
+    )
+  ),
+  Currency: field(
+    CURRENCY,
+    'An active ISO 4217 alphabetic code in upper case whose minor unit is a hundredth of the unit (amounts are ' +
+      'in hundredths), the list paysplit accepts.'
+  ),
+  Environment: fieldSchema(ruleOf(REQUEST_HEAD, 'environment')),
+  PaymentGateway: field(ruleOf(REQUEST_HEAD, 'paymentGateway'), '`creditcard` for card payments, `invoice` for invoices paid by KID transfer.'),
   WebhookEventType: {
     type: 'string',
     description: 'A webhook event type, short form; a subscription may also use the long form (short + `Payment`).',
@@ -251,26 +230,23 @@ const requestSchemas = (): Record<string, Schema> => ({
     properties: {
       connectedAccountID: { ...ref('Uuid'), description: 'The account that receives the amount; fee splits name the platform fee account.' },
       amount: ref('Amount'),
-      description: string(0, limits.descriptionLength),
-      isFee: { type: 'boolean' },
-      externalID: string(1, limits.stringLength)
+      description: field(ruleOf(SPLIT, 'description')),
+      isFee: field(ruleOf(SPLIT, 'isFee')),
+      externalID: field(ruleOf(SPLIT, 'externalID'))
     }
   },
   Customer: {
     type: 'object',
     description: 'The customer, created or updated with the given fields. Every field is optional. Unknown properties are ignored.',
     properties: {
-      name: string(0, limits.stringLength),
-      email: {
-        type: 'string',
-        description:
-          'One @, a local part of 1–64 characters, a domain with a dot and no empty label, no white space or control character.',
-        maxLength: limits.emailLength,
-        pattern: patternOf(EMAIL)
-      },
-      mobilePrefix: { type: 'string', description: 'An international dialling prefix: + and 1–4 digits.', pattern: patternOf(MOBILE_PREFIX) },
-      mobile: { type: 'string', description: 'A mobile number without its prefix: 4–15 digits.', pattern: patternOf(MOBILE_NUMBER) },
-      customerType: string(1, limits.stringLength, '`Individual` for private persons.')
+      name: field(ruleOf(CUSTOMER, 'name')),
+      email: field(
+        ruleOf(CUSTOMER, 'email'),
+        'One @, a local part of 1–64 characters, a domain with a dot and no empty label, no white space or control character.'
+      ),
+      mobilePrefix: field(ruleOf(CUSTOMER, 'mobilePrefix'), 'An international dialling prefix: + and 1–4 digits.'),
+      mobile: field(ruleOf(CUSTOMER, 'mobile'), 'A mobile number without its prefix: 4–15 digits.'),
+      customerType: field(ruleOf(CUSTOMER, 'customerType'), '`Individual` for private persons.')
     }
   },
   WebhookSubscription: {
@@ -285,15 +261,18 @@ const requestSchemas = (): Record<string, Schema> => ({
     type: 'object',
     description: 'Free-form data stored for the caller: a flat object of strings, numbers, booleans and nulls.',
     maxProperties: limits.metaDataKeys,
-    propertyNames: { minLength: 1, maxLength: limits.metaDataKeyLength },
-    additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: limits.metaDataValueLength }
+    propertyNames: fieldSchema(META_KEY),
+    // a string's limits in a branch of their own: a generator applies maxLength to every type of a
+    // list of types (orval's zod makes it the maximum of a number)
+    additionalProperties: { anyOf: [fieldSchema(META_TEXT), { type: ['number', 'boolean', 'null'] }] }
   },
   PaymentIntentRequest: {
     type: 'object',
     description: withUnexpressed(
       'PaymentIntentRequest',
-      'The payment-intent request, body of POST /payments. Unknown properties are ignored; `chargeImmediately` is ' +
-        'required for card payments (gateway `creditcard`) only.'
+      'The payment-intent request, body of POST /payments. Unknown properties are ignored. One schema per `paymentGateway` ' +
+        '(the discriminator): `chargeImmediately` is required for card payments (`CardPaymentIntentRequest`) and optional, ' +
+        'without effect, for invoices (`InvoicePaymentIntentRequest`).'
     ),
     required: [
       'externalPaymentReferenceID',
@@ -308,21 +287,21 @@ const requestSchemas = (): Record<string, Schema> => ({
       'failedUrl'
     ],
     properties: {
-      externalPaymentReferenceID: string(1, limits.stringLength, "The caller's unique identifier of the payment."),
+      externalPaymentReferenceID: field(ID_T, "The caller's unique identifier of the payment."),
       environment: ref('Environment'),
       paymentGateway: ref('PaymentGateway'),
-      chargeImmediately: { type: 'boolean', description: 'true: charged when the form is completed; false: reserved first. No effect on invoices.' },
+      chargeImmediately: chargeImmediately,
       sellerConnectedAccountID: ref('Uuid'),
-      externalObjectIdTag: string(1, limits.stringLength),
-      description: string(0, limits.descriptionLength),
-      grossAmount: integer(1, 'The amount in minor units, ≥ 1: the sum of the split amounts.'),
+      externalObjectIdTag: field(ruleOf(REQUEST_BODY, 'externalObjectIdTag')),
+      description: field(ruleOf(REQUEST_BODY, 'description')),
+      grossAmount: field(ruleOf(REQUEST_BODY, 'grossAmount'), 'The amount in minor units, ≥ 1: the sum of the split amounts.'),
       currency: ref('Currency'),
       moneySplitList: arrayOf(ref('MoneySplitRequest'), {
         minItems: 1,
         maxItems: limits.moneySplits,
         description: 'The splits; every fee split names the same account, and the amounts add up to grossAmount.'
       }),
-      customerExternalID: string(1, limits.stringLength, "The caller's own identifier of the customer; required (else MissingCustomerExternalID)."),
+      customerExternalID: field(ID_T, "The caller's own identifier of the customer; required (else MissingCustomerExternalID)."),
       customer: ref('Customer'),
       // no `default` keyword on these two: openapi-typescript makes a property with a default
       // required in the request type (docs/decisions.md, "JSON Schema, OpenAPI and the checkout page")
@@ -334,9 +313,27 @@ const requestSchemas = (): Record<string, Schema> => ({
       failedUrl: ref('HttpUrl'),
       metaData: { ...ref('MetaData'), description: 'Free-form data stored for the caller. Optional: absent is the same as {}.' }
     },
-    if: { required: ['paymentGateway'], properties: { paymentGateway: { const: 'creditcard' } } },
-    then: { required: ['chargeImmediately'] }
+    // one schema per gateway, as client generators keep it (an if/then they all drop)
+    oneOf: paymentGateways.map((g) => ref(gatewayRequestName(g))),
+    discriminator: {
+      propertyName: 'paymentGateway',
+      mapping: Object.fromEntries(paymentGateways.map((g) => [g, `#/components/schemas/${gatewayRequestName(g)}`]))
+    }
   },
+  ...Object.fromEntries(
+    paymentGateways.map((g) => [
+      gatewayRequestName(g),
+      {
+        type: 'object',
+        description:
+          g === 'creditcard'
+            ? 'A card payment (`paymentGateway` `creditcard`): `chargeImmediately` required.'
+            : 'An invoice paid by KID transfer (`paymentGateway` `invoice`): `chargeImmediately` optional, without effect.',
+        required: g === 'creditcard' ? ['paymentGateway', 'chargeImmediately'] : ['paymentGateway'],
+        properties: { paymentGateway: { type: 'string', const: g }, chargeImmediately }
+      }
+    ])
+  ),
   PatchEntry: {
     type: 'object',
     description:
@@ -438,6 +435,16 @@ const changedSplit = (description: string, amountKey: string): Schema =>
     ['description', 'externalID']
   )
 
+/** Every error code a response can carry (the common error body's `code`, and the failure bodies' of cancel, charge and full refund). */
+const errorCodes = (): string[] => [...new Set([...Object.keys(statusByCode), ...SERVICE_CODES])]
+
+/** `code` of a failed cancel, charge or full refund: present exactly on failure (docs/rules.md C6). */
+const failureCode: Schema = {
+  type: 'string',
+  description: 'On failure only: the error code (the same as `error.code` of the common error body), so a client tells refusals apart without reading `error`.',
+  enum: errorCodes()
+}
+
 const responseSchemas = (): Record<string, Schema> => ({
   Timestamp: timestamp,
   PaymentStatus: { type: 'string', enum: [...paymentStatuses] },
@@ -490,18 +497,25 @@ const responseSchemas = (): Record<string, Schema> => ({
     })
   }),
   MessageResponse: exact(
-    'Body of cancel and full refund: `response` a sentence and `error` null on success; `response` null and `error` ' +
-      'the reason on failure. Read the outcome from the HTTP status.',
+    'Body of cancel and full refund: `response` a sentence and `error` null on success; `response` null, `error` ' +
+      'the reason and `code` the error code on failure. Read the outcome from the HTTP status.',
     {
       response: { type: ['string', 'null'] },
       success: { type: 'boolean' },
-      error: { type: ['string', 'null'] }
-    }
+      error: { type: ['string', 'null'] },
+      code: failureCode
+    },
+    ['code']
   ),
-  ChargeResponse: exact('Body of charge: `error` null on success, the reason on failure. Read the outcome from the HTTP status.', {
-    success: { type: 'boolean' },
-    error: { type: ['string', 'null'] }
-  }),
+  ChargeResponse: exact(
+    'Body of charge: `error` null on success; `error` the reason and `code` the error code on failure. Read the outcome from the HTTP status.',
+    {
+      success: { type: 'boolean' },
+      error: { type: ['string', 'null'] },
+      code: failureCode
+    },
+    ['code']
+  ),
   PartialRefundResponse: exact('Body of a successful partial refund.', {
     splitList: { ...arrayOf(ref('MoneySplitRecord')), description: 'The splits that remain, with their new amounts.' },
     refundedSplit: arrayOf(ref('RefundedSplit')),
@@ -539,7 +553,7 @@ const responseSchemas = (): Record<string, Schema> => ({
     'A failure: its code and message; `issues` on a validation error; `missing`, `unknown` and `repeated` (splitIDs, ' +
       'ascending) on a PatchSplitMismatch.',
     {
-      code: { type: 'string', enum: [...new Set([...Object.keys(statusByCode), ...SERVICE_CODES])] },
+      code: { type: 'string', enum: errorCodes() },
       message: { type: 'string' },
       issues: arrayOf(ref('Issue')),
       missing: arrayOf(integer(1)),

@@ -10,8 +10,12 @@
  * URLs ajv-formats `uri` + an `^https?://` pattern + `maxLength` 2048; e-mail ajv-formats `email`
  * + `maxLength` 254; mobile prefix and number by pattern; webhook event types an `enum` of the
  * short and long forms; metaData flat (`maxProperties` 50, keys 1–40, values string ≤ 500,
- * number, boolean or null). paysplit also returns a fresh decoded copy (unknown fields dropped,
- * defaults filled in, event types normalised); ajv only answers yes or no, with errors.
+ * number, boolean or null); the `text` format (no lone surrogate, docs/rules.md C12) on every
+ * string whose other keywords let one through (free text, URLs, metaData keys and values: a UUID,
+ * a code, an enum value, digits and ajv-formats' ASCII e-mail refuse one already), as a custom
+ * ajv format run by the engine's own `String.prototype.isWellFormed`, the cheapest check there
+ * is. paysplit also returns a fresh decoded copy (unknown fields dropped, defaults filled in,
+ * event types normalised); ajv only answers yes or no, with errors.
  */
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
@@ -19,10 +23,10 @@ import type { ValidateFunction } from 'ajv'
 import { currencyCodes } from '../src/codecs/currencies.js'
 
 const uuid = { type: 'string', maxLength: 36, pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }
-const name = { type: 'string', minLength: 1, maxLength: 255 }
-const text = (max: number) => ({ type: 'string', maxLength: max })
+const name = { type: 'string', minLength: 1, maxLength: 255, format: 'text' }
+const text = (max: number) => ({ type: 'string', maxLength: max, format: 'text' })
 const amount = (min: number) => ({ type: 'integer', minimum: min, maximum: Number.MAX_SAFE_INTEGER })
-const url = { type: 'string', maxLength: 2048, format: 'uri', pattern: '^https?://[^/?#\\s]' }
+const url = { type: 'string', maxLength: 2048, format: 'uri', pattern: '^https?://[^/?#\\s]', allOf: [{ format: 'text' }] }
 const eventTypes = ['Initiated', 'Reserved', 'Charged', 'Cancelled', 'Refunded', 'PartiallyRefunded', 'InvoiceAdjusted']
 
 export const paymentIntentRequestSchema = {
@@ -93,9 +97,9 @@ export const paymentIntentRequestSchema = {
     metaData: {
       type: 'object',
       maxProperties: 50,
-      propertyNames: { minLength: 1, maxLength: 40 },
+      propertyNames: { minLength: 1, maxLength: 40, format: 'text' },
       additionalProperties: {
-        anyOf: [{ type: 'string', maxLength: 500 }, { type: ['number', 'boolean', 'null'] }]
+        anyOf: [{ type: 'string', maxLength: 500, format: 'text' }, { type: ['number', 'boolean', 'null'] }]
       }
     }
   },
@@ -137,6 +141,8 @@ export interface AjvValidators {
 export const ajvValidators = (allErrors = false): AjvValidators => {
   const ajv = new Ajv({ allErrors, strict: false, unicodeRegExp: false })
   addFormats(ajv, { mode: 'fast' })
+  // the text format (docs/rules.md C12): no lone surrogate, by the engine's own check (Node ≥ 20)
+  ajv.addFormat('text', { type: 'string', validate: (s: string) => (s as unknown as { isWellFormed: () => boolean }).isWellFormed() })
   return { request: ajv.compile(paymentIntentRequestSchema), patch: ajv.compile(moneySplitPatchSchema) }
 }
 

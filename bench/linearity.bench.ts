@@ -38,7 +38,9 @@ const payloads: ReadonlyArray<readonly [string, (n: number) => string]> = [
   ["'a' repeated then '!'", (n) => 'a'.repeat(n) + '!'],
   ["'-' repeated", (n) => '-'.repeat(n)],
   ['a URL with a huge path', (n) => 'https://example.com/' + 'a'.repeat(n)],
-  ['an e-mail with a huge local part', (n) => 'a'.repeat(n) + '@example.com']
+  ['an e-mail with a huge local part', (n) => 'a'.repeat(n) + '@example.com'],
+  ['lone surrogates (the text format)', (n) => '\ud800'.repeat(n)],
+  ["'a' repeated then a lone surrogate", (n) => 'a'.repeat(n) + '\udc00']
 ]
 
 const places: ReadonlyArray<readonly [string, (s: string) => Req]> = [

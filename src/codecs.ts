@@ -7,6 +7,7 @@
  * The checks live in `src/codecs/`: `requestChecks.ts` (the collectors the decider shares),
  * `fields.ts` and `validators.ts` (one rule per kind of field), `currencies.ts`, `decode.ts`
  * (the `decode*` functions and the io-ts codecs), `standardSchema.ts` (their `~standard`),
+ * `jsonSchema.ts` (their `~standard.jsonSchema`: Standard JSON Schema, built from the same rules),
  * `forms.ts` (`withMessages` and `forForm`, for form libraries: docs/forms.md),
  * `messages/` (`formatIssue`, `flattenIssues` and one module per catalog, `en` and `nb`, so that
  * a bundle ships only the catalogs it imports).
@@ -31,6 +32,7 @@ export type {
 } from './codecs/requests.js'
 export type { Codec } from './codecs/decode.js'
 export type { Schema, StandardIssue, StandardResult, StandardSchemaV1 } from './codecs/standardSchema.js'
+export type { JsonSchemaConverter, JsonSchemaOptions } from './codecs/jsonSchema.js'
 export { forForm, withMessages } from './codecs/forms.js'
 export { flattenIssues, formatIssue } from './messages/format.js'
 export { en } from './messages/en.js'

@@ -67,8 +67,8 @@ export type ErrorCode =
  * assert.ok(issueReasons.includes('currency_minor_unit'))
  */
 export const issueReasons: ReadonlyArray<IssueReason> = /* @__PURE__ */ Object.freeze(
-  // the keys of a catalog are exactly the reasons (a catalog is a Record<IssueReason, string>)
-  /* @__PURE__ */ Object.keys(en) as IssueReason[]
+  // the keys of the English catalog are the reasons and their singular forms (`too_long_one`)
+  /* @__PURE__ */ Object.keys(en).filter((k) => !k.endsWith('_one')) as IssueReason[]
 )
 
 /**

@@ -13,7 +13,8 @@
  * rest (docs/rules.md C3, bounded errors). Every codec is also a Standard Schema v1. Decoding:
  *
  * - reads every property of the input once, and only own properties (inherited ones count as
- *   absent); a property whose value is `undefined` counts as absent too; `null` is never a
+ *   absent; a patch entry reads only the fields its update type uses, never one it ignores); a
+ *   property whose value is `undefined` counts as absent too; `null` is never a
  *   stand-in for an absent field: where a value is needed (a required field, a list entry) it is
  *   reported as `required` (a `null` `customerExternalID` as missing), and a `null` optional
  *   field is rejected as the wrong type (`forForm` reads `null` and `''` as absent instead, for
@@ -81,6 +82,16 @@ import {
   type Validated
 } from './requestChecks.js'
 import { issuesOf, standard, type Schema } from './standardSchema.js'
+import {
+  converter,
+  customerSchema,
+  type JsonSchemaConverter,
+  patchSchema,
+  requestSchema,
+  type SchemaOf,
+  splitSchema,
+  subscriptionSchema
+} from './jsonSchema.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -246,9 +257,12 @@ export const decodeMoneySplitPatch = (input: unknown): Either<PaymentError, Mone
 
 /**
  * A codec of `paysplit/codecs`: an io-ts `Type` that is also a Standard Schema v1
- * (`~standard`, vendor `paysplit`, synchronous `validate`; docs/rules.md C12).
+ * (`~standard`, vendor `paysplit`, synchronous `validate`) and a Standard JSON Schema v1
+ * (`~standard.jsonSchema.input` and `output`, targets `draft-2020-12`, `draft-07`, `openapi-3.0`;
+ * docs/rules.md C12).
  */
-export type Codec<Input, A> = t.Type<A> & Schema<Input, A>
+export type Codec<Input, A> = t.Type<A> &
+  Schema<Input, A> & { readonly '~standard': { readonly jsonSchema: JsonSchemaConverter } }
 
 /**
  * The io-ts codec `name` of a collector: `decode` gives one io-ts error per issue (context key =
@@ -259,6 +273,7 @@ export type Codec<Input, A> = t.Type<A> & Schema<Input, A>
 const codec = <Input, A>(
   name: string,
   collector: (u: unknown) => Validated<A>,
+  schema: SchemaOf,
   decoded: (u: Record<string, unknown>) => boolean = () => true
 ): Codec<Input, A> => {
   // io-ts's Type by its members, not its class (docs/decisions.md, "io-ts codecs without io-ts code")
@@ -280,7 +295,7 @@ const codec = <Input, A>(
     },
     (a) => collector(a).value ?? a
   )
-  return Object.assign(type, { '~standard': standard<Input, A>(collector) })
+  return Object.assign(type, { '~standard': { ...standard<Input, A>(collector), jsonSchema: converter(schema) } })
 }
 
 /** True when the subscription's event type is in its short form (read again). */
@@ -305,6 +320,7 @@ const isShortEventType = (s: unknown): boolean => {
 export const PaymentIntentRequest: Codec<PaymentIntentRequestInput, PaymentIntentRequestType> = /* @__PURE__ */ codec(
   'PaymentIntentRequest',
   validatePaymentIntentRequest,
+  requestSchema,
   (u) => {
     const subscriptions = own(u, 'webhookSubscriptions')
     return (
@@ -328,7 +344,8 @@ export const PaymentIntentRequest: Codec<PaymentIntentRequestInput, PaymentInten
  */
 export const MoneySplitPatch: Codec<MoneySplitPatchInput, MoneySplitPatchType> = /* @__PURE__ */ codec(
   'MoneySplitPatch',
-  validateMoneySplitPatch
+  validateMoneySplitPatch,
+  patchSchema
 )
 
 /**
@@ -344,7 +361,8 @@ export const MoneySplitPatch: Codec<MoneySplitPatchInput, MoneySplitPatchType> =
  */
 export const MoneySplitRequest: Codec<MoneySplitRequestInput, MoneySplitRequestType> = /* @__PURE__ */ codec(
   'MoneySplitRequest',
-  /* @__PURE__ */ collect<MoneySplitRequestType>(checkSplit)
+  /* @__PURE__ */ collect<MoneySplitRequestType>(checkSplit),
+  splitSchema
 )
 
 /**
@@ -360,7 +378,8 @@ export const MoneySplitRequest: Codec<MoneySplitRequestInput, MoneySplitRequestT
  */
 export const Customer: Codec<CustomerInput, CustomerType> = /* @__PURE__ */ codec(
   'Customer',
-  /* @__PURE__ */ collect<CustomerType>(checkCustomer)
+  /* @__PURE__ */ collect<CustomerType>(checkCustomer),
+  customerSchema
 )
 
 /**
@@ -377,5 +396,6 @@ export const Customer: Codec<CustomerInput, CustomerType> = /* @__PURE__ */ code
 export const WebhookSubscription: Codec<WebhookSubscriptionInput, WebhookSubscriptionType> = /* @__PURE__ */ codec(
   'WebhookSubscription',
   /* @__PURE__ */ collect<WebhookSubscriptionType>(checkSubscription),
+  subscriptionSchema,
   isShortEventType
 )

@@ -12,7 +12,7 @@
  * @module fields
  */
 import { invalid, issue, MAX_ISSUES, type Issue, type IssueCode, type IssueParams, type IssueReason, type PaymentError } from '../errors.js'
-import { own } from '../internal/own.js'
+import { hasOwn, own } from '../internal/own.js'
 import { hundredths } from './currencies.js'
 import {
   isEmailWithin,
@@ -21,10 +21,12 @@ import {
   isMobilePrefix,
   isTimestamp,
   isUuid,
+  isWellFormed,
   MAX_DESCRIPTION_LENGTH,
   MAX_EMAIL_LENGTH,
   MAX_STRING_LENGTH,
-  MAX_URL_LENGTH
+  MAX_URL_LENGTH,
+  toWellFormed
 } from './validators.js'
 
 // -------------------------------------------------------------------------------------
@@ -80,7 +82,9 @@ export const pathOf = (base: string, index: number, key: string): string => {
 
 /**
  * An object key as a path segment: cut to its first 64 UTF-16 units and `…` when longer
- * (docs/rules.md C3, bounded errors).
+ * (docs/rules.md C3, bounded errors), and each lone surrogate written as U+FFFD (one left by
+ * the cut too), so that a path, and the error that holds it, is storable text (docs/rules.md
+ * C12, the `text` format).
  *
  * @internal
  * @example
@@ -88,8 +92,10 @@ export const pathOf = (base: string, index: number, key: string): string => {
  * import { keySegment } from './fields.js'
  * assert.strictEqual(keySegment('note'), 'note')
  * assert.strictEqual(keySegment('k'.repeat(100)), 'k'.repeat(64) + '…')
+ * assert.strictEqual(keySegment('a\ud800'), 'a\ufffd')
+ * assert.strictEqual(keySegment('k'.repeat(63) + '😀'), 'k'.repeat(63) + '\ufffd…')
  */
-export const keySegment = (key: string): string => (key.length > 64 ? `${key.slice(0, 64)}…` : key)
+export const keySegment = (key: string): string => toWellFormed(key.length > 64 ? `${key.slice(0, 64)}…` : key)
 
 /**
  * Pushes the issue of `reason` at `path` (`ValidationFailed` unless `code` says otherwise); past
@@ -166,7 +172,9 @@ export type Broken = readonly [IssueReason, IssueParams?]
 export type Rule = (v: unknown) => Broken | undefined
 
 /**
- * A string of at most `max` UTF-16 units, not empty when `nonEmpty`.
+ * A string of at most `max` UTF-16 units, not empty when `nonEmpty`, and with `wellFormed` (a
+ * request's strings) in the `text` format: no lone surrogate (docs/rules.md C12), checked after
+ * the length, as every format is.
  *
  * @internal
  * @example
@@ -176,9 +184,11 @@ export type Rule = (v: unknown) => Broken | undefined
  * assert.deepStrictEqual(text(3, true)(''), ['too_short', { min: 1 }])
  * assert.deepStrictEqual(text(3, false)('abcd'), ['too_long', { max: 3 }])
  * assert.deepStrictEqual(text(3, false)(3), ['type', { expected: 'string' }])
+ * assert.deepStrictEqual(text(3, false, true)('a\ud800'), ['format', { format: 'text' }])
+ * assert.strictEqual(text(3, false)('a\ud800'), undefined)
  */
 export const text =
-  (max: number, nonEmpty: boolean): Rule =>
+  (max: number, nonEmpty: boolean, wellFormed = false): Rule =>
   (v) =>
     typeof v !== 'string'
       ? ['type', STRING]
@@ -186,12 +196,17 @@ export const text =
         ? ['too_long', { max }]
         : nonEmpty && v === ''
           ? ['too_short', { min: 1 }]
-          : undefined
+          : wellFormed && !isWellFormed(v)
+            ? NOT_TEXT
+            : undefined
 
 /**
  * A string that `ok` accepts (each `ok` checks the length first, so this stays linear), else a
  * `format` issue naming `name`; a string longer than `max` is `too_long` (`{ max }`), not
  * `format`, as the reason table of docs/rules.md C12 says of every string past its limit.
+ * A string holding a lone surrogate that `ok` refuses is `text` (docs/rules.md C12): no format
+ * of paysplit holds one, so that is what is wrong with it; with `wellFormed` (a request's e-mail
+ * address and URLs, formats that would hold one) also a string `ok` accepts.
  *
  * @internal
  * @example
@@ -201,16 +216,28 @@ export const text =
  * assert.strictEqual(digits('123'), undefined)
  * assert.deepStrictEqual(digits('12a'), ['format', { format: 'digits' }])
  * assert.deepStrictEqual(digits('12345'), ['too_long', { max: 4 }])
+ * assert.deepStrictEqual(digits('1\ud800'), ['format', { format: 'text' }])
  */
-export const format = (ok: (s: string) => boolean, name: string, max = Infinity): Rule => {
+export const format = (ok: (s: string) => boolean, name: string, max = Infinity, wellFormed = false): Rule => {
   const params = { format: name }
-  // a string within `max` (else `type` or `too_long`), then in its format
-  const within = text(max, false)
-  return (v) => within(v) ?? (ok(v as string) ? undefined : ['format', params])
+  // a string within `max` (else `type` or `too_long`), then in its format (one closure: a
+  // request's every UUID, e-mail address and URL runs through it)
+  return (v) => {
+    if (typeof v !== 'string') return ['type', STRING]
+    if (v.length > max) return ['too_long', { max }]
+    const good = ok(v)
+    return (good ? wellFormed : true) && !isWellFormed(v) ? NOT_TEXT : good ? undefined : ['format', params]
+  }
 }
 
+/** `too_big` past the safe range (docs/rules.md C12): above 2^53 − 1. @internal */
+const UNSAFE: Broken = ['too_big', { max: Number.MAX_SAFE_INTEGER }]
+
 /**
- * A safe integer of at least `min`.
+ * A safe integer of at least `min`. A number past the safe range is out of bounds, not a
+ * fraction: above 2^53 it is `too_big` (`{ max: 2^53 − 1 }`), below −2^53 `too_small`; 2^53 and
+ * −2^53 themselves stay `not_integer`, as the reason table says ("2^53 included": the first
+ * integer a double cannot tell from its neighbour, docs/decisions.md "Numbers past the safe range").
  *
  * @internal
  * @example
@@ -219,28 +246,41 @@ export const format = (ok: (s: string) => boolean, name: string, max = Infinity)
  * assert.deepStrictEqual(integer(1)(0), ['too_small', { min: 1 }])
  * assert.deepStrictEqual(integer(1)(1.5), ['not_integer'])
  * assert.deepStrictEqual(integer(1)('1'), ['type', { expected: 'number' }])
+ * assert.deepStrictEqual(integer(1)(1e20), ['too_big', { max: Number.MAX_SAFE_INTEGER }])
+ * assert.deepStrictEqual(integer(1)(2 ** 53), ['not_integer'])
+ * assert.deepStrictEqual(integer(1)(-1e20), ['too_small', { min: 1 }])
  */
 export const integer = (min: number): Rule => {
   const params = { min }
   return (v) =>
     typeof v !== 'number'
       ? ['type', NUMBER]
-      : !Number.isSafeInteger(v)
-        ? ['not_integer']
-        : v < min
+      : Number.isSafeInteger(v)
+        ? v < min
           ? ['too_small', params]
           : undefined
+        : v > 2 ** 53
+          ? UNSAFE
+          : v < -(2 ** 53)
+            ? ['too_small', params]
+            : ['not_integer']
 }
 
 /**
- * One of `values`, exactly.
+ * One of `values`, exactly; a string holding a lone surrogate is `text` (docs/rules.md C12).
  *
  * @internal
  */
 export const oneOf = (...values: ReadonlyArray<string | boolean>): Rule => {
   const params = { allowed: values }
-  return (v) => (values.includes(v as string) ? undefined : ['not_one_of', params])
+  return (v) => (values.includes(v as string) ? undefined : notText(v) ?? ['not_one_of', params])
 }
+
+/** What a string breaks that holds a lone surrogate: the `text` format (docs/rules.md C12). @internal */
+export const NOT_TEXT: Broken = ['format', { format: 'text' }]
+
+/** {@link NOT_TEXT} for a string holding a lone surrogate (whatever else is wrong with it), else `undefined`. @internal */
+export const notText = (v: unknown): Broken | undefined => (typeof v === 'string' && !isWellFormed(v) ? NOT_TEXT : undefined)
 
 /** Identifying strings: non-empty, at most 255 units. @internal */
 export const ID = /* @__PURE__ */ text(MAX_STRING_LENGTH, true)
@@ -276,7 +316,7 @@ export const GATEWAY = /* @__PURE__ */ oneOf('creditcard', 'invoice')
 export const CURRENCY: Rule = (v) => {
   if (typeof v !== 'string') return ['type', STRING]
   const listed = hundredths(v)
-  return listed === undefined ? ['unknown_currency'] : listed ? undefined : ['currency_minor_unit']
+  return listed === undefined ? (notText(v) ?? ['unknown_currency']) : listed ? undefined : ['currency_minor_unit']
 }
 /** Timestamps: ISO 8601 UTC with fractional seconds. @internal */
 export const TIMESTAMP = /* @__PURE__ */ format(isTimestamp, 'timestamp')
@@ -362,8 +402,9 @@ export const checkFields = (
   fields: ReadonlyArray<Field>,
   out: Obj
 ): Obj => {
-  for (const [key, rule, required] of fields) {
-    const v = check(issues, own(u, key), base, index, key, rule, required)
+  for (let i = 0; i < fields.length; i++) {
+    const [key, rule, required] = fields[i] as Field
+    const v = check(issues, hasOwn(u, key) ? u[key] : undefined, base, index, key, rule, required)
     if (v !== undefined || required === true) out[key] = v
   }
   return out

@@ -37,11 +37,16 @@ const schemaOf = <Input, Output>(validate: Schema<Input, Output>['~standard']['v
  * assert.deepStrictEqual([issue?.reason, issue?.params], ['format', { format: 'email' }])
  * assert.strictEqual(r.issues?.find((i) => i.path[0] === 'moneySplitList')?.message, 'Må ha minst 1 oppføring.')
  */
-export const withMessages = <Input, Output>(schema: Schema<Input, Output>, messages: Messages): Schema<Input, Output> =>
-  schemaOf((u) => {
-    const r = schema['~standard'].validate(u)
-    return r.issues === undefined ? r : { issues: r.issues.map((i) => ({ ...i, message: formatIssue(i, messages) })) }
-  })
+export const withMessages = <Input, Output>(schema: Schema<Input, Output>, messages: Messages): Schema<Input, Output> => ({
+  // the schema's own properties (its JSON Schema too: the rules are the same), another validate
+  '~standard': {
+    ...schema['~standard'],
+    validate: (u) => {
+      const r = schema['~standard'].validate(u)
+      return r.issues === undefined ? r : { issues: r.issues.map((i) => ({ ...i, message: formatIssue(i, messages) })) }
+    }
+  }
+})
 
 /** True for what a form holds in a field left empty: `''`, `null`, or `NaN` (an empty number input). */
 const isEmpty = (v: unknown): boolean => v === '' || v === null || Number.isNaN(v)

@@ -26,19 +26,17 @@ import {
   check,
   checkFields,
   CURRENCY,
-  DESCRIPTION,
-  EMAIL,
   ENVIRONMENT,
   fail,
   type Field,
+  format,
   GATEWAY,
-  ID,
   isObject,
   type Issues,
-  keySegment,
+  notText,
   MOBILE,
   MOBILE_PREFIX,
-  NAME,
+  keySegment,
   NUMBER,
   type Obj,
   oneOf,
@@ -48,15 +46,20 @@ import {
   POSITIVE,
   type Rule,
   STRING,
-  URL_RULE,
   UUID
 } from './fields.js'
 import {
+  isEmailWithin,
+  isHttpUrlWithin,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_EMAIL_LENGTH,
   MAX_METADATA_KEY_LENGTH,
   MAX_METADATA_KEYS,
   MAX_METADATA_VALUE_LENGTH,
   MAX_SPLITS,
+  MAX_STRING_LENGTH,
   MAX_SUBSCRIPTIONS,
+  MAX_URL_LENGTH,
   parseWebhookEventType,
   webhookEventTypes
 } from './validators.js'
@@ -84,33 +87,47 @@ export interface Validated<A> {
 // shared with `validateState`; what only a request needs stays here.
 
 
-const UPDATE_TYPE = /* @__PURE__ */ oneOf('UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing')
+// Every string of a request in the `text` format too (docs/rules.md C12): the shared rules, with a
+// lone surrogate refused as `text` (the stored states' rules, in fields.ts, stay as they are).
+/** @internal */
+export const ID_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, true, true)
+const NAME_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, false, true)
+const DESCRIPTION_T = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false, true)
+/** @internal */
+export const URL_T = /* @__PURE__ */ format(isHttpUrlWithin, 'url', MAX_URL_LENGTH, true)
+/** @internal */
+export const UPDATE_TYPE = /* @__PURE__ */ oneOf('UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing')
 
 // The fields of a request checked by their rule alone, in the order of the interface (docs/rules.md
 // I2.1); `chargeImmediately` (required by the gateway), the lists, the customer and `metaData` are
-// checked between them by their own code.
-const REQUEST_HEAD: ReadonlyArray<Field> = [
-  ['externalPaymentReferenceID', ID, true],
+// checked between them by their own code. The JSON Schema generator reads the same tables
+// (jsonSchema.ts).
+/** @internal */
+export const REQUEST_HEAD: ReadonlyArray<Field> = [
+  ['externalPaymentReferenceID', ID_T, true],
   ['environment', ENVIRONMENT, true],
   ['paymentGateway', GATEWAY, true]
 ]
-const REQUEST_BODY: ReadonlyArray<Field> = [
+/** @internal */
+export const REQUEST_BODY: ReadonlyArray<Field> = [
   ['sellerConnectedAccountID', UUID, true],
-  ['externalObjectIdTag', ID],
-  ['description', DESCRIPTION],
+  ['externalObjectIdTag', ID_T],
+  ['description', DESCRIPTION_T],
   ['grossAmount', POSITIVE, true],
   ['currency', CURRENCY, true]
 ]
-const REQUEST_URLS: ReadonlyArray<Field> = [
-  ['successUrl', URL_RULE, true],
-  ['failedUrl', URL_RULE, true]
+/** @internal */
+export const REQUEST_URLS: ReadonlyArray<Field> = [
+  ['successUrl', URL_T, true],
+  ['failedUrl', URL_T, true]
 ]
-const CUSTOMER: ReadonlyArray<Field> = [
-  ['name', NAME],
-  ['email', EMAIL],
+/** @internal */
+export const CUSTOMER: ReadonlyArray<Field> = [
+  ['name', NAME_T],
+  ['email', /* @__PURE__ */ format(isEmailWithin, 'email', MAX_EMAIL_LENGTH, true)],
   ['mobilePrefix', MOBILE_PREFIX],
   ['mobile', MOBILE],
-  ['customerType', ID]
+  ['customerType', ID_T]
 ]
 
 // -------------------------------------------------------------------------------------
@@ -149,12 +166,24 @@ const hole = (issues: Issues, list: ReadonlyArray<unknown>, path: string, i: num
 // no issue, and then they hold), optional ones only when given, so that absent ones stay absent.
 
 /**
- * One split of `moneySplitList` (or a lone split when `base` is ''). Its fields are read at their
- * own call sites (`hasOwn(u, 'amount') ? u.amount : undefined`), not through {@link own} by key: a
- * request holds up to 500 splits, and a property access of its own stays monomorphic where one
- * that every field shares does not (a valid 5-split request decodes about 10 % faster, for about
- * 45 B of `decodePaymentIntentRequest`'s bundle: docs/decisions.md, "Bundle size against the
- * speed of a decode"). The io-ts codec `MoneySplitRequest` runs it on a lone split.
+ * A split's fields and their rules (checkSplit calls each rule at its own site; the JSON Schema
+ * generator reads them here). @internal
+ */
+export const SPLIT: ReadonlyArray<Field> = [
+  ['connectedAccountID', UUID, true],
+  ['amount', AMOUNT, true],
+  ['description', DESCRIPTION_T],
+  ['isFee', BOOLEAN, true],
+  ['externalID', ID_T]
+]
+
+/**
+ * One split of `moneySplitList` (or a lone split when `base` is ''). Each field is read at its own
+ * site (one read by key that every field shared would go megamorphic) and checked first by its rule
+ * called at its own call site, where it is always the same function, which the engine then
+ * inlines; `check`, which reports, runs only for a value the rule refuses. A request holds up to
+ * 500 splits (docs/decisions.md, "Bundle size against the speed of a decode"). The io-ts codec
+ * `MoneySplitRequest` runs it on a lone split.
  *
  * @internal
  * @example
@@ -166,15 +195,26 @@ const hole = (issues: Issues, list: ReadonlyArray<unknown>, path: string, i: num
  */
 export const checkSplit = (issues: Issues, u: unknown, base: string, index: number): Obj | undefined => {
   if (!isObject(issues, u, base, index)) return undefined
+  const account = hasOwn(u, 'connectedAccountID') ? u.connectedAccountID : undefined
+  const amount = hasOwn(u, 'amount') ? u.amount : undefined
+  const description = hasOwn(u, 'description') ? u.description : undefined
+  const isFee = hasOwn(u, 'isFee') ? u.isFee : undefined
+  const externalID = hasOwn(u, 'externalID') ? u.externalID : undefined
+  // each rule called here first, where it is always the same function (so the engine inlines it),
+  // and `check`, which reports, only for a value it refuses; 0 (and -0) by `check`, which gives 0
   const split: Obj = {
-    connectedAccountID: check(issues, hasOwn(u, 'connectedAccountID') ? u.connectedAccountID : undefined, base, index, 'connectedAccountID', UUID, true),
-    amount: check(issues, hasOwn(u, 'amount') ? u.amount : undefined, base, index, 'amount', AMOUNT, true)
+    connectedAccountID: UUID(account) === undefined ? account : check(issues, account, base, index, 'connectedAccountID', UUID, true),
+    amount: amount !== 0 && AMOUNT(amount) === undefined ? amount : check(issues, amount, base, index, 'amount', AMOUNT, true)
   }
-  const description = check(issues, hasOwn(u, 'description') ? u.description : undefined, base, index, 'description', DESCRIPTION)
-  if (description !== undefined) split.description = description
-  split.isFee = check(issues, hasOwn(u, 'isFee') ? u.isFee : undefined, base, index, 'isFee', BOOLEAN, true)
-  const externalID = check(issues, hasOwn(u, 'externalID') ? u.externalID : undefined, base, index, 'externalID', ID)
-  if (externalID !== undefined) split.externalID = externalID
+  if (description !== undefined) {
+    const v = DESCRIPTION_T(description) === undefined ? description : check(issues, description, base, index, 'description', DESCRIPTION_T)
+    if (v !== undefined) split.description = v
+  }
+  split.isFee = BOOLEAN(isFee) === undefined ? isFee : check(issues, isFee, base, index, 'isFee', BOOLEAN, true)
+  if (externalID !== undefined) {
+    const v = ID_T(externalID) === undefined ? externalID : check(issues, externalID, base, index, 'externalID', ID_T)
+    if (v !== undefined) split.externalID = v
+  }
   return split
 }
 
@@ -234,6 +274,10 @@ export const checkCustomer = (
   return checkFields(issues, u, base, index, CUSTOMER, {})
 }
 
+/** The rule of an event type no value keeps (it runs only when the type is none of them): `text` for a lone surrogate. */
+const EVENT_TYPE: Rule = (v) =>
+  notText(v) ?? ['not_one_of', { allowed: webhookEventTypes }]
+
 /**
  * One webhook subscription at `base` (the io-ts codec `WebhookSubscription` runs it at the root):
  * its event type in the short form and an absolute http(s) url.
@@ -254,12 +298,13 @@ export const checkSubscription = (
 ): Obj | undefined => {
   if (!isObject(issues, u, base, index)) return undefined
   const raw = own(u, 'eventType')
+  const url = own(u, 'url')
   const eventType = parseWebhookEventType(raw)
   if (eventType === undefined) {
     // through the field check, whose rule no value keeps here: absent or null is `required`
-    check(issues, raw, base, index, 'eventType', () => ['not_one_of', { allowed: webhookEventTypes }], true)
+    check(issues, raw, base, index, 'eventType', EVENT_TYPE, true)
   }
-  return { eventType, url: check(issues, hasOwn(u, 'url') ? u.url : undefined, base, index, 'url', URL_RULE, true) }
+  return { eventType, url: check(issues, url, base, index, 'url', URL_T, true) }
 }
 
 /** `webhookSubscriptions`: each subscription checked; `list` is the value as read, any value (see {@link checkSplits}). */
@@ -274,8 +319,10 @@ const checkSubscriptions = (issues: Issues, list: ReadonlyArray<unknown>): Obj[]
   return subscriptions
 }
 
-const META_KEY = /* @__PURE__ */ text(MAX_METADATA_KEY_LENGTH, true)
-const META_TEXT = /* @__PURE__ */ text(MAX_METADATA_VALUE_LENGTH, false)
+/** @internal */
+export const META_KEY = /* @__PURE__ */ text(MAX_METADATA_KEY_LENGTH, true, true)
+/** @internal */
+export const META_TEXT = /* @__PURE__ */ text(MAX_METADATA_VALUE_LENGTH, false, true)
 /** A metaData value: a string, a finite number (NaN and ±Infinity are no JSON number), a boolean or null. */
 const META_VALUE: Rule = (v) =>
   typeof v === 'string'
@@ -332,7 +379,9 @@ export const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   const out = checkFields(issues, u, '', -1, REQUEST_HEAD, {})
   // Required for card payments, optional for invoices; when the gateway itself is invalid only
   // its type is checked.
-  checkFields(issues, u, '', -1, [['chargeImmediately', BOOLEAN, out.paymentGateway === 'creditcard']], out)
+  const card = out.paymentGateway === 'creditcard'
+  const charge = check(issues, own(u, 'chargeImmediately'), '', -1, 'chargeImmediately', BOOLEAN, card)
+  if (charge !== undefined || card) out.chargeImmediately = charge
   checkFields(issues, u, '', -1, REQUEST_BODY, out)
   const grossAmount = out.grossAmount
   const sum = checkSplits(issues, own(u, 'moneySplitList') as ReadonlyArray<unknown>, out)
@@ -344,7 +393,7 @@ export const checkRequest = (issues: Issues, u: unknown): Obj | undefined => {
   if (customerID === undefined || customerID === null || customerID === '') {
     fail(issues, 'customerExternalID', 'required', undefined, 'MissingCustomerExternalID')
   } else {
-    out.customerExternalID = check(issues, customerID, '', -1, 'customerExternalID', ID)
+    out.customerExternalID = check(issues, customerID, '', -1, 'customerExternalID', ID_T)
   }
   const customer = own(u, 'customer')
   if (customer !== undefined) out.customer = checkCustomer(issues, customer, 'customer', -1)
@@ -418,7 +467,8 @@ const checkPatchEntry = (
   put: PatchEntrySink
 ): void => {
   if (!isObject(issues, u, base, index)) return
-  // each field read at its own call site, as in checkSplit: a patch may name 100 000 splits
+  // each field read at its own call site, and only the ones its update type uses: a patch may
+  // name 100 000 splits, and a field the update type ignores is never read
   const splitID = check(issues, hasOwn(u, 'splitID') ? u.splitID : undefined, base, index, 'splitID', POSITIVE, true)
   const updateType = check(issues, hasOwn(u, 'updateType') ? u.updateType : undefined, base, index, 'updateType', UPDATE_TYPE, true)
   // the field the update type needs; null for DoNothing, which needs none

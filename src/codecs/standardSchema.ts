@@ -9,6 +9,7 @@
  * @module standardSchema
  */
 import { validationError, type Issue } from '../errors.js'
+import type { JsonSchemaConverter } from './jsonSchema.js'
 import type { Validated } from './requestChecks.js'
 
 /**
@@ -89,6 +90,11 @@ export type StandardResult<Output> =
 export interface Schema<Input, Output> extends StandardSchemaV1<Input, Output> {
   readonly '~standard': Omit<StandardSchemaV1.Props<Input, Output>, 'validate'> & {
     readonly validate: (value: unknown, options?: StandardSchemaV1.Options) => StandardResult<Output>
+    /**
+     * Standard JSON Schema v1: the JSON Schema of the input and of the output (every codec has
+     * it, and `withMessages` keeps it; `forForm` has none: its input is a form's, not a body).
+     */
+    readonly jsonSchema?: JsonSchemaConverter
   }
 }
 

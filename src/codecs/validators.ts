@@ -109,6 +109,57 @@ export const hasSpaceOrControl = (s: string): boolean => SPACE_OR_CONTROL.test(s
 export const SPACE_OR_CONTROL = /[\0- \x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/
 
 // -------------------------------------------------------------------------------------
+// text
+// -------------------------------------------------------------------------------------
+
+/**
+ * A surrogate pair, or else one surrogate (then a lone one): each match is one or the other, so
+ * that a replace keeps the pairs and sees each lone surrogate alone. No lookbehind (older Safari
+ * cannot parse one), nothing to backtrack: each alternative reads one or two fixed units.
+ */
+const SURROGATES = /[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]/g
+
+/**
+ * `s` with every lone surrogate replaced by U+FFFD, pairs kept: what `String.prototype.toWellFormed`
+ * gives (ES2024, absent from the browsers before 2023 that front-end bundles still target).
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { toWellFormed } from './validators.js'
+ * assert.strictEqual(toWellFormed('a\ud800b'), 'a\ufffdb')
+ * assert.strictEqual(toWellFormed('😀\udc00'), '😀\ufffd')
+ */
+export const toWellFormed = (s: string): string => s.replace(SURROGATES, (m) => (m.length > 1 ? m : '\ufffd'))
+
+/**
+ * True when `s` holds no lone surrogate: a UTF-16 string that is also Unicode text, which UTF-8,
+ * a database and a JSON encoder that refuses lone surrogates can all store (docs/rules.md C12,
+ * the `text` format). `String.prototype.isWellFormed` where the engine has it (native, and for a
+ * string of one-byte characters about free), else {@link toWellFormed}; linear either way.
+ *
+ * @internal
+ * @example
+ * import * as assert from 'node:assert'
+ * import { isWellFormed } from './validators.js'
+ * assert.strictEqual(isWellFormed('Blåbær 😀'), true)
+ * assert.strictEqual(isWellFormed('a\ud800'), false)
+ * assert.strictEqual(isWellFormed('\udc00😀'), false)
+ */
+export const isWellFormed = (s: string): boolean =>
+  (s as { isWellFormed?: () => boolean }).isWellFormed?.() ?? toWellFormed(s) === s
+
+/**
+ * The `text` format as a JSON Schema `pattern` (the generator of the codecs' schemas and of the
+ * OpenAPI document uses it): no lone surrogate, read alike with or without the `u` flag (with it
+ * a pair is one character outside the surrogate range, without it the second alternative takes
+ * it). Each unit is taken by exactly one alternative: nothing to backtrack.
+ *
+ * @internal
+ */
+export const TEXT_PATTERN = '^(?:[^\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$'
+
+// -------------------------------------------------------------------------------------
 // identifiers
 // -------------------------------------------------------------------------------------
 

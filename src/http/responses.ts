@@ -56,18 +56,22 @@ export interface CreatePaymentBody {
 
 /**
  * Body of cancel and full refund (docs/rules.md I2.6): `response` a sentence on success (`null` on
- * failure), `error` the failure's message (`null` on success).
+ * failure), `error` the failure's message (`null` on success), and on failure `code`, the
+ * failure's code (docs/rules.md C6, the code of a refusal), so a client tells refusals apart
+ * without reading the message.
  */
 export interface MessageBody {
   readonly response: string | null
   readonly success: boolean
   readonly error: string | null
+  readonly code?: WireErrorCode
 }
 
-/** Body of charge (docs/rules.md I2.6). */
+/** Body of charge (docs/rules.md I2.6): `code` on failure, as {@link MessageBody}'s. */
 export interface ChargeBody {
   readonly success: boolean
   readonly error: string | null
+  readonly code?: WireErrorCode
 }
 
 /** Body of a successful partial refund (docs/rules.md I2.6). */
@@ -236,7 +240,8 @@ const detailOf = (e: WireError): WireError => {
 /**
  * The response of a failure at an endpoint (`undefined`: no endpoint, i.e. an unknown route or a
  * wrong method). Status by {@link httpStatusOf}; body by endpoint: cancel and full refund
- * `{ response: null, success: false, error: <message> }`, charge `{ success: false, error: <message> }`,
+ * `{ response: null, success: false, error: <message>, code }`, charge `{ success: false, error: <message>, code }`
+ * (the interface's fields unchanged, plus the error's code: docs/rules.md C6),
  * all others `{ success: false, error: { code, message, issues? } }` (`missing`, `unknown`,
  * `repeated` too for a `PatchSplitMismatch`).
  *
@@ -246,7 +251,7 @@ const detailOf = (e: WireError): WireError => {
  * const error = { code: 'InvoiceCannotBeCancelled', message: 'An invoice payment cannot be cancelled.' } as const
  * assert.deepStrictEqual(errorResponse('cancelPayment', error), {
  *   status: 409,
- *   body: { response: null, success: false, error: 'An invoice payment cannot be cancelled.' }
+ *   body: { response: null, success: false, error: 'An invoice payment cannot be cancelled.', code: 'InvoiceCannotBeCancelled' }
  * })
  * assert.deepStrictEqual(errorResponse('adjustInvoice', { code: 'NothingToChange', message: 'The patch changes nothing.' }), {
  *   status: 400,
@@ -258,9 +263,9 @@ export const errorResponse = (route: RouteName | undefined, error: WireError): H
   switch (route) {
     case 'cancelPayment':
     case 'refundPayment':
-      return { status, body: { response: null, success: false, error: error.message } }
+      return { status, body: { response: null, success: false, error: error.message, code: error.code } }
     case 'chargePayment':
-      return { status, body: { success: false, error: error.message } }
+      return { status, body: { success: false, error: error.message, code: error.code } }
     default:
       return { status, body: { success: false, error: detailOf(error) } }
   }
@@ -280,7 +285,7 @@ export const errorResponse = (route: RouteName | undefined, error: WireError): H
  * assert.ok(E.isLeft(m))
  * assert.deepStrictEqual(mismatchResponse(m.left), {
  *   status: 404,
- *   body: { success: false, error: 'No payment has this paymentReferenceID.' }
+ *   body: { success: false, error: 'No payment has this paymentReferenceID.', code: 'PaymentNotFound' }
  * })
  * const wrong = matchRoute('PUT', '/payments')
  * assert.ok(E.isLeft(wrong))

@@ -25,12 +25,17 @@ export class Type<A, O = A, I = unknown> implements t.Type<A, O, I> {
   declare readonly _A: A
   declare readonly _O: O
   declare readonly _I: I
-  constructor(
-    readonly name: string,
-    readonly is: t.Is<A>,
-    readonly validate: t.Validate<I, A>,
-    readonly encode: t.Encode<A, O>
-  ) {
+  // declared, then set by assignment: fields of the class itself would be lowered, for a browser
+  // target before ES2022, into a defineProperty helper that every bundle of the codecs ships
+  declare readonly name: string
+  declare readonly is: t.Is<A>
+  declare readonly validate: t.Validate<I, A>
+  declare readonly encode: t.Encode<A, O>
+  constructor(name: string, is: t.Is<A>, validate: t.Validate<I, A>, encode: t.Encode<A, O>) {
+    this.name = name
+    this.is = is
+    this.validate = validate
+    this.encode = encode
     this.decode = this.decode.bind(this)
   }
 

@@ -9,12 +9,14 @@ import { own } from '../internal/own.js'
 import type { Issue, IssueParams, IssueReason, Messages } from './issues.js'
 
 /**
- * The message of `issue` in a catalog whose templates hold only `{name}` placeholders, as
- * {@link en}'s do: each replaced by `params[name]` (a list joined with `, `; a name `params`
- * lacks stays as written); a reason the catalog lacks gives the reason itself. For such a
- * catalog it gives what {@link formatIssue} gives, with less code: every issue's English
- * `message` is built by it, so a bundle that only decodes (`decodePaymentIntentRequest` alone)
- * ships neither the plural nor the select forms.
+ * The message of `issue` in a catalog worded as {@link en} is: `{name}` placeholders, no words
+ * for param values, and the singular (`<reason>_one`) where the issue's count (its first param:
+ * a reason that counts has no other) is 1 or −1, which is exactly where the English plural rules (`Intl.PluralRules('en')`)
+ * say `one`. Each `{name}` is replaced by `params[name]` (a list joined with `, `; a name
+ * `params` lacks stays as written); a reason the catalog lacks gives the reason itself. For
+ * `en` it gives what {@link formatIssue} gives, with less code: every issue's English `message`
+ * is built by it, so a bundle that only decodes (`decodePaymentIntentRequest` alone) ships
+ * neither `Intl.PluralRules` nor the words.
  *
  * @internal
  * @example
@@ -22,19 +24,23 @@ import type { Issue, IssueParams, IssueReason, Messages } from './issues.js'
  * import { en } from './en.js'
  * import { plainMessage } from './format.js'
  * assert.strictEqual(plainMessage({ reason: 'too_long', params: { max: 255 } }, en), 'Must be at most 255 characters.')
+ * assert.strictEqual(plainMessage({ reason: 'too_long', params: { max: 1 } }, en), 'Must be at most 1 character.')
  */
 export const plainMessage = (
   issue: { readonly reason: IssueReason; readonly params?: IssueParams },
   messages: Messages
 ): string => {
-  const template = messages[issue.reason]
-  if (typeof template !== 'string') return issue.reason
   const params = (own(issue, 'params') as IssueParams | undefined) ?? {}
+  const names = Object.keys(params)
+  // the count: the first param (a reason that counts has no other)
+  const count = params[names[0] as string]
+  const template = (count === 1 || count === -1 ? own(messages, `${issue.reason}_one`) : undefined) ?? messages[issue.reason]
+  if (typeof template !== 'string') return issue.reason
   // params are the rule's (never input; names of word characters, values without braces), so
   // plain reads are safe. Each placeholder replaced as a plain string, not through a regular
   // expression: an invalid request formats one message an issue (docs/performance.md).
   let message = template
-  for (const name of Object.keys(params)) {
+  for (const name of names) {
     const v = params[name]
     const text = Array.isArray(v) ? v.join(', ') : String(v)
     // a function, so that a `$` in the text is text, not a replacement pattern

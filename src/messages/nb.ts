@@ -45,6 +45,7 @@ export const nb: Messages = {
   'format.mobilePrefix': 'en gyldig landskode',
   'format.kid': 'et gyldig KID-nummer',
   'format.timestamp': 'et gyldig tidspunkt',
+  'format.text': 'tekst uten ugyldige tegn',
   not_one_of: 'Må være en av disse: {allowed}.',
   unknown_currency: 'Ukjent valutakode.',
   currency_minor_unit: 'Valutaen støttes ikke: den deles ikke i hundredeler.',

@@ -341,6 +341,9 @@ const breakages: ReadonlyArray<Breakage> = [
   ['a customer mobilePrefix is + and 1–4 digits', 'ValidationFailed', 'customer.mobilePrefix', (r) => ({ ...r, customer: { mobilePrefix: '47' } })],
   ['a webhook eventType is known', 'ValidationFailed', 'webhookSubscriptions.0.eventType', (r) => ({ ...r, webhookSubscriptions: [{ eventType: 'Paid', url: 'https://hooks.example/a' }] })],
   ['metaData is flat', 'ValidationFailed', 'metaData.nested', (r) => ({ ...r, metaData: { nested: { a: 1 } } })],
+  ['a string holds no lone surrogate (the text format)', 'ValidationFailed', 'description', (r) => ({ ...r, description: 'Konsert \ud800' })],
+  ['a metaData key holds no lone surrogate (written as U+FFFD in the path)', 'ValidationFailed', 'metaData.k\ufffd', (r) => ({ ...r, metaData: { 'k\ud800': 1 } })],
+  ['grossAmount is within the safe range', 'ValidationFailed', 'grossAmount', (r) => ({ ...r, grossAmount: 1e20 })],
   ['the request is an object', 'ValidationFailed', '', () => null],
   ...required.map((k): Breakage => [`${k} is required`, 'ValidationFailed', k, (r) => without(r, k)])
 ]

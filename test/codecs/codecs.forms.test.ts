@@ -258,6 +258,50 @@ describe('withMessages: Standard Schema issues in the chosen catalog, reason and
     expect((good.values as { customer?: unknown }).customer).toEqual({ name: 'Kari' })
   })
 
+  it('React Hook Form puts a list-level error at errors.moneySplitList.root once fields of the list are registered (at errors.moneySplitList without them), an entry\'s at its field', async () => {
+    const resolver = standardSchemaResolver(withMessages(forForm(PaymentIntentRequest), nb))
+    // `names`: the fields a form has registered, as useForm hands them to its resolver
+    const options = (names: ReadonlyArray<string>) => ({ fields: {}, names: [...names], shouldUseNativeValidation: false }) as never
+    const empty = { ...cardRequest(), moneySplitList: [] }
+    const registered = await resolver(empty, undefined, options(['grossAmount', 'moneySplitList.0.amount']))
+    expect(registered.errors).toMatchObject({ moneySplitList: { root: { message: 'Må ha minst 1 oppføring.' } } })
+    const unregistered = await resolver(empty, undefined, options(['grossAmount']))
+    expect(unregistered.errors).toMatchObject({ moneySplitList: { message: 'Må ha minst 1 oppføring.' } })
+    const entry = await resolver({ ...cardRequest(), moneySplitList: [{ connectedAccountID: 'x', amount: 10000, isFee: false }] }, undefined, options(['moneySplitList.0.connectedAccountID']))
+    expect(entry.errors).toMatchObject({ moneySplitList: [{ connectedAccountID: { message: 'Må være en gyldig UUID.' } }] })
+  })
+
+  it('TanStack Form: a list-level error is on the list\'s own field (mode array) and in form.state.errors, by its path', async () => {
+    const schema = withMessages(forForm(PaymentIntentRequest), nb)
+    const defaultValues: PaymentIntentRequestInput = { ...cardRequest(), moneySplitList: [] }
+    const form = new FormApi({ defaultValues, validators: { onChange: schema } })
+    form.mount()
+    const list = new FieldApi({ form, name: 'moneySplitList' })
+    list.mount()
+    await form.handleSubmit()
+    expect(list.state.meta.errors.map((i) => i?.message)).toEqual(['Må ha minst 1 oppføring.'])
+    expect(form.state.errors).toEqual([{ moneySplitList: [expect.objectContaining({ path: ['moneySplitList'], reason: 'too_few' })] }])
+  })
+
+  it('TanStack Form: a form validator flags every field at the first change; shown once touched (a submit touches every field), an untouched field shows nothing', async () => {
+    const schema = withMessages(forForm(PaymentIntentRequest), nb)
+    const defaultValues: PaymentIntentRequestInput = { ...cardRequest(), customerExternalID: '' }
+    const form = new FormApi({ defaultValues, validators: { onChange: schema } })
+    form.mount()
+    const amount = new FieldApi({ form, name: 'grossAmount' })
+    const customer = new FieldApi({ form, name: 'customerExternalID' })
+    amount.mount()
+    customer.mount()
+    // what the example of docs/forms.md shows beside a field
+    const shown = (field: { readonly state: { readonly meta: { readonly isTouched: boolean; readonly errors: ReadonlyArray<{ message: string } | undefined> } } }) =>
+      field.state.meta.isTouched ? field.state.meta.errors.map((i) => i?.message) : []
+    amount.handleChange(9000)
+    expect(customer.state.meta.errors.map((i) => i?.message)).toEqual(['Må fylles ut.'])
+    expect([shown(amount), shown(customer)]).toEqual([['Må være lik summen av beløpene i fordelingen.'], []])
+    await form.handleSubmit()
+    expect(shown(customer)).toEqual(['Må fylles ut.'])
+  })
+
   it('TanStack Form (its FormApi, as useForm runs it) puts each Norwegian issue on its field', () => {
     const schema = withMessages(forForm(PaymentIntentRequest), nb)
     const defaultValues: PaymentIntentRequestInput = { ...cardRequest(), customer: { email: '' } }

@@ -388,6 +388,23 @@ describe('amounts are safe integers; grossAmount ≥ 1; each split amount ≥ 0 
     expect(issuesOf(zero)).toEqual([])
   })
 
+  it('C12 a number past the safe range is too_big, not not_integer (1e20); 2^53 itself stays not_integer, as the reason table says', () => {
+    const reasonAt = (v: unknown): unknown[] => issuesOf(withField(card(), 'grossAmount', v)).map((i) => [i.path, i.reason, i.params])
+    const MAX = { max: Number.MAX_SAFE_INTEGER }
+    for (const v of [1e20, 2 ** 53 + 2, Number.MAX_VALUE, Infinity]) expect(reasonAt(v), String(v)).toStrictEqual([['grossAmount', 'too_big', MAX]])
+    for (const v of [2 ** 53, -(2 ** 53), 1.5, NaN]) expect(reasonAt(v), String(v)).toStrictEqual([['grossAmount', 'not_integer', undefined]])
+    for (const v of [-1e20, -Infinity]) expect(reasonAt(v), String(v)).toStrictEqual([['grossAmount', 'too_small', { min: 1 }]])
+    expect(reasonAt(Number.MAX_SAFE_INTEGER)).toStrictEqual([['grossAmount', 'sum_mismatch', undefined]])
+    // a split amount, a patch amount, a splitID: the same rule
+    expect(issuesOf(withSplit(card(), 0, 'amount', 1e20)).map((i) => [i.path, i.reason])).toStrictEqual([['moneySplitList.0.amount', 'too_big']])
+    const patch = decodeMoneySplitPatch({ moneySplitPatch: [{ splitID: 1e20, updateType: 'UpdateAmount', newAmount: 1e21 }], newGrossAmount: 2 ** 53 })
+    expect(E.isLeft(patch) && patch.left.issues?.map((i) => [i.path, i.reason])).toStrictEqual([
+      ['moneySplitPatch.0.splitID', 'too_big'],
+      ['moneySplitPatch.0.newAmount', 'too_big'],
+      ['newGrossAmount', 'not_integer']
+    ])
+  })
+
   it('sums never leave the safe-integer range: the sum of the splits above MAX_SAFE_INTEGER is ValidationFailed at moneySplitList', () => {
     const big = Number.MAX_SAFE_INTEGER
     const input = {
@@ -1040,7 +1057,9 @@ describe('hostile input', () => {
       (n) => 'a'.repeat(n) + '!',
       (n) => '-'.repeat(n),
       (n) => 'https://example.com/' + 'a'.repeat(n),
-      (n) => 'a'.repeat(n) + '@example.com'
+      (n) => 'a'.repeat(n) + '@example.com',
+      (n) => '\ud800'.repeat(n),
+      (n) => 'a'.repeat(n) + '\udc00'
     ]
     const places: ReadonlyArray<(s: string) => unknown> = [
       (s) => withField(card(), 'externalPaymentReferenceID', s),

@@ -67,7 +67,7 @@ const paramsOf: Readonly<Record<IssueReason, ReadonlyArray<string>>> = {
 /** Every value paysplit puts in the params a catalog must word (docs/rules.md C12, the reason table). */
 const paramValues = {
   expected: ['string', 'number', 'boolean', 'object', 'array'],
-  format: ['uuid', 'email', 'url', 'mobile', 'mobilePrefix', 'kid', 'timestamp']
+  format: ['uuid', 'email', 'url', 'mobile', 'mobilePrefix', 'kid', 'timestamp', 'text']
 } as const
 
 /** The params of every issue a reason can have, sampled: each worded value, counts 1 and 2. */
@@ -121,8 +121,9 @@ const catalogProblems = (catalog: Messages, other: Messages, language: string): 
         }
       }
     }
-    // a count of entries reads differently for 1 and 2 in a language whose plural rules say so
-    if ((reason === 'too_few' || reason === 'too_many') && !english) {
+    // a count of entries (and in English of characters) reads differently for 1 and 2 in a
+    // language whose plural rules say so (Norwegian "tegn" is one word for both)
+    if (reason === 'too_few' || reason === 'too_many' || (english && (reason === 'too_short' || reason === 'too_long'))) {
       const name = paramsOf[reason][0] as string
       const at = (n: number): string => formatIssue({ reason, params: { [name]: n } }, catalog).replace(String(n), 'N')
       let distinct = false
@@ -171,7 +172,7 @@ describe('C12 the reasons are a closed list, and every reason has a message in e
       .filter((f) => f.endsWith('.ts'))
       .map((f) => readFileSync(join(srcDir, f), 'utf8'))
       .join('\n')
-    const formats = new Set([...source.matchAll(/\bformat\(\w+, '(\w+)'/g)].map((m) => m[1]))
+    const formats = new Set([...source.matchAll(/\bformat\(\w+, '(\w+)'|: Broken = \['format', \{ format: '(\w+)' \}\]/g)].map((m) => m[1] ?? m[2]))
     const types = new Set([...source.matchAll(/\bexpected: '(\w+)'/g)].map((m) => m[1]))
     expect([...formats].sort()).toEqual([...paramValues.format].sort())
     expect([...types].sort()).toEqual([...paramValues.expected].sort())
@@ -209,11 +210,24 @@ describe('C12 the reasons are a closed list, and every reason has a message in e
     expect(say('format', { format: 'url' })).toBe('Må være en gyldig nettadresse.')
     expect(say('type', { expected: 'number' })).toBe('Må være et tall.')
     expect(say('type', { expected: 'string' })).toBe('Må være tekst.')
-    // en words every count paysplit gives without plural forms (so a decoder ships none)
-    expect(formatIssue({ reason: 'too_few', params: { min: 1 } }, en)).toBe('Must have 1 or more entries.')
-    expect(formatIssue({ reason: 'too_short', params: { min: 1 } }, en)).toBe('Must be 1 or more characters.')
-    expect(formatIssue({ reason: 'too_many', params: { max: 1 } }, en)).toBe('Must have 1 or fewer entries.')
-    expect(formatIssue({ reason: 'too_many_issues', params: { more: 1 } }, en)).toBe('1 more not shown.')
+    expect(say('format', { format: 'text' })).toBe('Må være tekst uten ugyldige tegn.')
+  })
+
+  it('C12 English plural forms by Intl.PluralRules as nb has them: no "Must be at most 1 characters."', () => {
+    const say = (reason: IssueReason, params: IssueParams): string => formatIssue({ reason, params }, en)
+    expect(say('too_long', { max: 1 })).toBe('Must be at most 1 character.')
+    expect(say('too_long', { max: 255 })).toBe('Must be at most 255 characters.')
+    expect(say('too_short', { min: 1 })).toBe('Must be at least 1 character.')
+    expect(say('too_few', { min: 1 })).toBe('Must have at least 1 entry.')
+    expect(say('too_few', { min: 2 })).toBe('Must have at least 2 entries.')
+    expect(say('too_many', { max: 1 })).toBe('Must have at most 1 entry.')
+    expect(say('too_many', { max: 500 })).toBe('Must have at most 500 entries.')
+    expect(say('too_many_issues', { more: 1 })).toBe('1 more not shown.')
+    // the message of an issue (built without Intl.PluralRules) says the same
+    expect(left(decodePaymentIntentRequest({ ...cardRequest(), externalPaymentReferenceID: '' }))[0]?.message).toBe('Must be at least 1 character.')
+    expect(left(decodePaymentIntentRequest({ ...cardRequest(), moneySplitList: [] })).find((i) => i.path === 'moneySplitList')?.message).toBe(
+      'Must have at least 1 entry.'
+    )
   })
 
   it('plural forms by the locale of the catalog, words for param values; a catalog stays a plain object a front-end extends', () => {
@@ -243,9 +257,17 @@ describe('C12 the reasons are a closed list, and every reason has a message in e
     }
   })
 
-  it('en holds a template per reason and nothing else: every message plainMessage builds is formatIssue(issue, en)', () => {
-    expect(Object.keys(en).sort()).toEqual([...issueReasons].sort())
+  it('en holds a template per reason and singular forms, no words: every message plainMessage builds is formatIssue(issue, en)', () => {
+    const singular = ['too_short_one', 'too_long_one', 'too_few_one', 'too_many_one']
+    expect(Object.keys(en).sort()).toEqual([...issueReasons, ...singular].sort())
     for (const reason of issueReasons) for (const params of samples(reason)) expect(plainMessage({ reason, params }, en)).toBe(formatIssue({ reason, params }, en))
+    // any count: the English plural rules' `one` is exactly ±1
+    const count = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(1, -1, 0, -0, 1.5))
+    fc.assert(
+      fc.property(fc.constantFrom(...issueReasons), fc.constantFrom('min', 'max', 'more'), count, (reason, name, n) => {
+        expect(plainMessage({ reason, params: { [name]: n } }, en)).toBe(formatIssue({ reason, params: { [name]: n } }, en))
+      })
+    )
   })
 
   it('a catalog that lacks a reason fails this check (and formatIssue falls back to the reason)', () => {

@@ -39,12 +39,13 @@ describe('C6: a context fault is 500 InvalidContext, nothing changed', () => {
     }
   })
 
-  it('cancel, charge and full refund keep their { success: false, error } body shape; the others { error: { code, message, issues } }', () => {
+  it('cancel, charge and full refund keep their { success: false, error, code } body shape; the others { error: { code, message, issues } }', () => {
     const ctx = { at: 'now', paymentReferenceID: idOf(1) } as never
     const send = (route: string): HttpResponse => handle(emptyWorld, { method: 'POST', path: `/payments/${idOf(1)}/${route}` }, ctx).response
-    expect(send('cancel').body).toStrictEqual({ response: null, success: false, error: expect.any(String) as string })
-    expect(send('refund').body).toStrictEqual({ response: null, success: false, error: expect.any(String) as string })
-    expect(send('charge').body).toStrictEqual({ success: false, error: expect.any(String) as string })
+    const code = 'InvalidContext'
+    expect(send('cancel').body).toStrictEqual({ response: null, success: false, error: expect.any(String) as string, code })
+    expect(send('refund').body).toStrictEqual({ response: null, success: false, error: expect.any(String) as string, code })
+    expect(send('charge').body).toStrictEqual({ success: false, error: expect.any(String) as string, code })
     const adjust = send('adjust').body as { error: { code: string; issues: ReadonlyArray<{ path: string }> } }
     expect(adjust.error.code).toBe('InvalidContext')
     expect(adjust.error.issues.map((i) => i.path)).toStrictEqual(['at'])

@@ -99,9 +99,10 @@ describe('routes (C6)', () => {
     const send = (action: string) =>
       handle(emptyWorld, { method: 'POST', path: `/payments/not-a-uuid/${action}` }, { at: atOf(0), paymentReferenceID: idOf(1) }).response
     const message = 'No payment has this paymentReferenceID.'
-    expect(send('cancel')).toStrictEqual({ status: 404, body: { response: null, success: false, error: message } })
-    expect(send('refund')).toStrictEqual({ status: 404, body: { response: null, success: false, error: message } })
-    expect(send('charge')).toStrictEqual({ status: 404, body: { success: false, error: message } })
+    const code = 'PaymentNotFound'
+    expect(send('cancel')).toStrictEqual({ status: 404, body: { response: null, success: false, error: message, code } })
+    expect(send('refund')).toStrictEqual({ status: 404, body: { response: null, success: false, error: message, code } })
+    expect(send('charge')).toStrictEqual({ status: 404, body: { success: false, error: message, code } })
     expect(send('refund/partially')).toStrictEqual({
       status: 404,
       body: { success: false, error: { code: 'PaymentNotFound', message } }
@@ -115,7 +116,7 @@ describe('routes (C6)', () => {
     const s = new Session()
     expect(s.post(ID, 'cancel')).toStrictEqual({
       status: 404,
-      body: { response: null, success: false, error: 'No payment has this paymentReferenceID.' }
+      body: { response: null, success: false, error: 'No payment has this paymentReferenceID.', code: 'PaymentNotFound' }
     })
     expect(s.post(ID, 'charge').status).toBe(404)
     expect(s.post(ID, 'refund').status).toBe(404)
@@ -208,17 +209,33 @@ describe('httpStatusOf (C6: a status for every error code)', () => {
 describe('failure bodies (C6)', () => {
   const error = { code: 'CancelNotAllowedInStatus', message: 'Only Initiated or Reserved payments can be cancelled.' } as const
 
-  it('cancel and full refund keep { response, success, error } with success false and error a message', () => {
+  it('cancel and full refund keep { response, success, error } with success false and error a message, plus the code', () => {
     for (const route of ['cancelPayment', 'refundPayment'] as const) {
       expect(errorResponse(route, error)).toStrictEqual({
         status: 409,
-        body: { response: null, success: false, error: error.message }
+        body: { response: null, success: false, error: error.message, code: error.code }
       })
     }
   })
 
-  it('charge keeps { success, error } with success false and error a message', () => {
-    expect(errorResponse('chargePayment', error)).toStrictEqual({ status: 409, body: { success: false, error: error.message } })
+  it('charge keeps { success, error } with success false and error a message, plus the code', () => {
+    expect(errorResponse('chargePayment', error)).toStrictEqual({ status: 409, body: { success: false, error: error.message, code: error.code } })
+  })
+
+  it('C6 a refusal of cancel, charge or refund carries its code: NothingToRefund and a status refusal told apart without reading the message', () => {
+    const s = new Session()
+    // an invoice adjusted to 0 is Charged with nothing to refund
+    const invoice = s.create(invoiceRequest(), { kid: KID })
+    const zero = s.payment(invoice).moneySplits.map((x) => ({ splitID: x.splitID, updateType: 'UpdateAmount', newAmount: 0 }))
+    expect(s.post(invoice, 'adjust', { moneySplitPatch: zero, newGrossAmount: 0 }).status).toBe(200)
+    const nothing = s.post(invoice, 'refund')
+    expect(nothing).toMatchObject({ status: 409, body: { response: null, success: false, code: 'NothingToRefund' } })
+    const card = s.create(cardRequest({ chargeImmediately: true }))
+    expect(s.post(card, 'refund')).toMatchObject({ status: 409, body: { response: null, success: false, code: 'RefundNotAllowedInStatus' } })
+    expect(s.post(card, 'charge')).toMatchObject({ status: 409, body: { success: false, code: 'ChargeNotAllowedForImmediateCharge' } })
+    expect(s.post(invoice, 'cancel')).toMatchObject({ status: 409, body: { response: null, success: false, code: 'InvoiceCannotBeCancelled' } })
+    // the seed's fields unchanged: error is still the message, a string
+    expect(typeof (nothing.body as { error: unknown }).error).toBe('string')
   })
 
   it('every other endpoint: { success: false, error: { code, message, issues? } }, with the split lists of a PatchSplitMismatch', () => {
@@ -281,19 +298,22 @@ describe('I4 rule 1 and I7 item 1: the outcome of cancel, charge and full refund
               default: {
                 const action = step === 'charge' ? 'charge' : step === 'cancel' ? 'cancel' : 'refund'
                 const r = s.post(target, action)
-                const body = r.body as unknown as { success: boolean; error: unknown; response?: unknown }
+                const body = r.body as unknown as { success: boolean; error: unknown; response?: unknown; code?: WireErrorCode }
                 if (r.status >= 200 && r.status < 300) {
                   expect(r.status).toBe(200)
                   expect(body.success).toBe(true)
                   expect(body.error).toBeNull()
                   if (action !== 'charge') expect(typeof body.response).toBe('string')
+                  expect(Object.keys(body).sort()).toStrictEqual(action === 'charge' ? ['error', 'success'] : ['error', 'response', 'success'])
                 } else {
                   expect([404, 409]).toContain(r.status)
                   expect(body.success).toBe(false)
                   expect(typeof body.error).toBe('string')
                   if (action !== 'charge') expect(body.response).toBeNull()
+                  // the code beside the message, the one the status was chosen by (C6)
+                  expect(httpStatusOf({ code: body.code as WireErrorCode })).toBe(r.status)
+                  expect(Object.keys(body).sort()).toStrictEqual(action === 'charge' ? ['code', 'error', 'success'] : ['code', 'error', 'response', 'success'])
                 }
-                expect(Object.keys(body).sort()).toStrictEqual(action === 'charge' ? ['error', 'success'] : ['error', 'response', 'success'])
               }
             }
           }

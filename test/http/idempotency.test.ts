@@ -303,8 +303,10 @@ describe('a reused key (C13: another request → 422 IdempotencyKeyReused, nothi
     expect(response.status).toBe(422)
     expect(w3).toBe(w2)
     expect(deliveries).toStrictEqual([])
-    // cancel keeps its own failure body, its message naming the header
-    if (request.path.endsWith('/cancel')) expect(response.body).toMatchObject({ response: null, success: false, error: expect.stringContaining('idempotency-key') })
+    // cancel keeps its own failure body, its message naming the header, and carries the code
+    if (request.path.endsWith('/cancel')) {
+      expect(response.body).toStrictEqual({ response: null, success: false, error: expect.stringContaining('idempotency-key') as string, code: 'IdempotencyKeyReused' })
+    }
     else expect(codeOf(response)).toBe('IdempotencyKeyReused')
   })
 

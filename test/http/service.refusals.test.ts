@@ -104,7 +104,7 @@ describe('handle: a world, request or context that cannot be read is a 400 befor
     expect(after).toBe(emptyWorld)
     const { world: again, response: fault } = handle(emptyWorld, { method: 'POST', path: `/payments/${idOf(1)}/cancel` }, null as never)
     expect(fault.status).toBe(500)
-    expect(fault.body).toStrictEqual({ response: null, success: false, error: expect.any(String) as string })
+    expect(fault.body).toStrictEqual({ response: null, success: false, error: expect.any(String) as string, code: 'InvalidContext' })
     expect(again).toBe(emptyWorld)
   })
 })

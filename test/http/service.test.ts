@@ -265,7 +265,7 @@ describe('POST /payments/{id}/cancel (I3 rules 1 and 4; I2.6)', () => {
     const s = new Session()
     const id = s.create(invoiceRequest(), { kid: KID })
     const r = s.post(id, 'cancel')
-    expect(r).toStrictEqual({ status: 409, body: { response: null, success: false, error: any(String) } })
+    expect(r).toStrictEqual({ status: 409, body: { response: null, success: false, error: any(String), code: 'InvoiceCannotBeCancelled' } })
     expect(s.payment(id).status).toBe('Initiated')
   })
 
@@ -280,7 +280,7 @@ describe('POST /payments/{id}/cancel (I3 rules 1 and 4; I2.6)', () => {
     const s2 = new Session()
     const id2 = s2.create(cardRequest())
     s2.post(id2, 'cancel')
-    expect(s2.post(id2, 'cancel')).toStrictEqual({ status: 409, body: { response: null, success: false, error: any(String) } })
+    expect(s2.post(id2, 'cancel')).toStrictEqual({ status: 409, body: { response: null, success: false, error: any(String), code: 'CancelNotAllowedInStatus' } })
     expect(s.deliveries.length).toBe(hooks + 1) // only the refund's
   })
 })
@@ -298,7 +298,7 @@ describe('POST /payments/{id}/charge (I3 rule 3; I2.6)', () => {
   it('rule 3: chargeImmediately true → 409 ChargeNotAllowedForImmediateCharge', () => {
     const s = new Session()
     const id = s.create(cardRequest({ chargeImmediately: true }))
-    expect(s.post(id, 'charge')).toStrictEqual({ status: 409, body: { success: false, error: any(String) } })
+    expect(s.post(id, 'charge')).toStrictEqual({ status: 409, body: { success: false, error: any(String), code: 'ChargeNotAllowedForImmediateCharge' } })
   })
 
   it('an invoice → 409; Initiated → 409 ChargeNotAllowedInStatus; twice → 409', () => {
@@ -309,7 +309,7 @@ describe('POST /payments/{id}/charge (I3 rule 3; I2.6)', () => {
     expect(s.post(id, 'charge').status).toBe(409)
     s.complete(id)
     expect(s.post(id, 'charge').status).toBe(200)
-    expect(s.post(id, 'charge')).toStrictEqual({ status: 409, body: { success: false, error: any(String) } })
+    expect(s.post(id, 'charge')).toStrictEqual({ status: 409, body: { success: false, error: any(String), code: 'ChargeNotAllowedInStatus' } })
   })
 })
 
@@ -329,7 +329,7 @@ describe('POST /payments/{id}/refund (I3 rule 2; I2.6)', () => {
   it('rule 2: not Charged → 409 RefundNotAllowedInStatus (Initiated, Reserved, Cancelled, Refunded)', () => {
     const s = new Session()
     const id = s.create(cardRequest())
-    expect(s.post(id, 'refund')).toStrictEqual({ status: 409, body: { response: null, success: false, error: any(String) } })
+    expect(s.post(id, 'refund')).toStrictEqual({ status: 409, body: { response: null, success: false, error: any(String), code: 'RefundNotAllowedInStatus' } })
     s.complete(id)
     expect(s.post(id, 'refund').status).toBe(409)
     s.post(id, 'charge')
@@ -342,7 +342,7 @@ describe('POST /payments/{id}/refund (I3 rule 2; I2.6)', () => {
     const id = s.create(invoiceRequest(), { kid: KID })
     expect(s.post(id, 'adjust', patchOf(s.payment(id), { 1: 0, 2: 0, 3: 0 })).status).toBe(200)
     expect(s.payment(id).status).toBe('Charged')
-    expect(s.post(id, 'refund')).toStrictEqual({ status: 409, body: { response: null, success: false, error: any(String) } })
+    expect(s.post(id, 'refund')).toStrictEqual({ status: 409, body: { response: null, success: false, error: any(String), code: 'NothingToRefund' } })
   })
 })
 

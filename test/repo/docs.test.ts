@@ -5,6 +5,7 @@
  * A block that is not meant as TypeScript (a request log, JSON, a shell command) is fenced as
  * such (```text, ```json, ```sh) and not checked.
  */
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -131,4 +132,46 @@ describe('documentation', () => {
     }
     expect(broken).toEqual([])
   })
+
+  it('every relative link of the packed README.md and docs/*.md resolves to a file inside the package (npm pack --dry-run --json)', () => {
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })) as ReadonlyArray<{
+      readonly files: ReadonlyArray<{ readonly path: string }>
+    }>
+    const files = new Set(packed[0]?.files.map((f) => f.path))
+    const shipped = docs.filter((d) => files.has(d))
+    expect(shipped).toEqual(docs)
+    expect(files.has('docs/openapi.service.json')).toBe(true)
+    const outside: string[] = []
+    for (const doc of shipped) {
+      for (const target of linksOf(doc)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue
+        const path = relative(root, resolve(root, dirname(doc), decodeURIComponent(target.split('#')[0] ?? '')))
+        if (!files.has(path)) outside.push(`${doc}: ${target}`)
+      }
+    }
+    expect(outside).toEqual([])
+  })
+
+  it('every link to the repository names a file or folder of the repository (what does not ship is linked there)', () => {
+    const { repository } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { repository: { url: string } }
+    const base = repository.url.replace(/^git\+/, '').replace(/\.git$/, '')
+    const dead: string[] = []
+    let n = 0
+    for (const doc of docs) {
+      for (const target of linksOf(doc)) {
+        const m = new RegExp(`^${base.replaceAll('.', '\\.')}/(?:tree|blob)/main/([^#]+)`).exec(target)
+        if (m === null) continue
+        n++
+        if (!existsSync(join(root, decodeURIComponent(m[1] ?? '')))) dead.push(`${doc}: ${target}`)
+      }
+    }
+    expect(n).toBeGreaterThan(3)
+    expect(dead).toEqual([])
+  })
 })
+
+/** The link targets of a Markdown file, fenced blocks left out. */
+const linksOf = (doc: string): string[] => {
+  const text = readFileSync(join(root, doc), 'utf8').replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1/gm, '')
+  return [...text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1] ?? '')
+}

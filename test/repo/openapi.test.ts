@@ -23,10 +23,13 @@ type Doc = ReturnType<typeof openApiDocument> & { components: { schemas: Record<
 
 const doc = openApiDocument() as Doc
 
-// ajv reads the patch entry's discriminator (it picks the branch by updateType and reports that
-// branch's errors only, as the codec does), but not its `mapping`: it is left out of ajv's copy.
+// ajv reads the discriminators of the patch entry and the create request (it picks the branch by
+// updateType or paymentGateway and reports that branch's errors only, as the codec does), but not
+// their `mapping`: it is left out of ajv's copy.
 const forAjv = structuredClone<Doc>(doc)
-delete (forAjv.components.schemas['PatchEntry'] as { discriminator: { mapping?: unknown } }).discriminator.mapping
+for (const name of ['PatchEntry', 'PaymentIntentRequest']) {
+  delete (forAjv.components.schemas[name] as { discriminator: { mapping?: unknown } }).discriminator.mapping
+}
 const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true })
 addFormats(ajv)
 ajv.addSchema(forAjv, 'openapi.json')
@@ -202,7 +205,7 @@ const interesting: ReadonlyArray<Json> = [
   `k@${'e'.repeat(250)}.no`, '+47', '+', '+12345', '47', '+4 7', '1234', '123', '1'.repeat(15), '1'.repeat(16), '١٢٣٤',
   'NOK', 'nok', 'XYZ', 'JPY', 'KWD', 'XAU', 'EUR', 'HRK', 'test', 'production', 'staging', 'creditcard', 'invoice', 'paypal',
   'Charged', 'ChargedPayment', 'charged', 'PartiallyRefundedPayment', 'Paid', 'UpdateAmount', 'DoDeleteSplitEntry', 'DoNothing',
-  'Individual', '__proto__', 'constructor'
+  'Individual', '__proto__', 'constructor', '\ud800', 'x\udc00y', 'https://shop.example/\ud800', 'k\ud800@example.no', 1e20
 ]
 
 /** Every path of `body` as segments (the body itself included). */
@@ -624,6 +627,21 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const
 const operationsOf = (d: Doc): Array<{ path: string; method: string; op: any }> =>
   Object.entries(d.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m] !== undefined).map((method) => ({ path, method, op: item[method] })))
 
+/** A valid card request (JSON). */
+const valid = (): Record<string, unknown> => ({
+  externalPaymentReferenceID: 'order-1001',
+  environment: 'test',
+  paymentGateway: 'creditcard',
+  chargeImmediately: true,
+  sellerConnectedAccountID: UUID_A,
+  grossAmount: 10000,
+  currency: 'NOK',
+  moneySplitList: [{ connectedAccountID: UUID_A, amount: 10000, isFee: false }],
+  customerExternalID: 'customer-42',
+  successUrl: 'https://shop.example/ok',
+  failedUrl: 'https://shop.example/failed'
+})
+
 describe('the document as client generators read it', () => {
   it('a patch entry is a oneOf of one schema per updateType, with a discriminator and its mapping (no if/then anywhere)', () => {
     const entry = doc.components.schemas['PatchEntry'] as Record<string, any>
@@ -643,6 +661,25 @@ describe('the document as client generators read it', () => {
     expect(doc.components.schemas['PatchEntryUpdateAmount']).toMatchObject({ required: ['splitID', 'updateType', 'newAmount'] })
     expect(doc.components.schemas['PatchEntryDoDeleteSplitEntry']).toMatchObject({ required: ['splitID', 'updateType', 'doDelete'] })
     expect(JSON.stringify(doc.components.schemas['PatchEntry'])).not.toMatch(/"(if|then)"/)
+  })
+
+  it('the create request is a oneOf of one schema per paymentGateway, with a discriminator and its mapping: chargeImmediately required for cards; no if/then anywhere', () => {
+    const request = doc.components.schemas['PaymentIntentRequest'] as Record<string, any>
+    expect(request['oneOf']).toEqual([{ $ref: '#/components/schemas/CardPaymentIntentRequest' }, { $ref: '#/components/schemas/InvoicePaymentIntentRequest' }])
+    expect(request['discriminator']).toEqual({
+      propertyName: 'paymentGateway',
+      mapping: { creditcard: '#/components/schemas/CardPaymentIntentRequest', invoice: '#/components/schemas/InvoicePaymentIntentRequest' }
+    })
+    expect(request['required']).not.toContain('chargeImmediately')
+    expect(doc.components.schemas['CardPaymentIntentRequest']).toMatchObject({ required: ['paymentGateway', 'chargeImmediately'], properties: { paymentGateway: { const: 'creditcard' } } })
+    expect(doc.components.schemas['InvoicePaymentIntentRequest']).toMatchObject({ required: ['paymentGateway'], properties: { paymentGateway: { const: 'invoice' } } })
+    expect(JSON.stringify(doc)).not.toMatch(/"(if|then)":/)
+    // ajv with the discriminator: a card without chargeImmediately is refused at it, an invoice without it passes
+    const card = { ...valid(), paymentGateway: 'creditcard' }
+    delete (card as { chargeImmediately?: boolean }).chargeImmediately
+    expect(requestSchema(card)).toBe(false)
+    expect([...ajvPaths(requestSchema.errors)]).toEqual(['chargeImmediately'])
+    expect(requestSchema({ ...card, paymentGateway: 'invoice' })).toBe(true)
   })
 
   it('405 is described once (components.responses and each path\'s description), not as an operation per method', () => {

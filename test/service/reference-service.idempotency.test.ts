@@ -95,7 +95,7 @@ describe('the reference service keeps Idempotency-Keys', () => {
     expect(again.text).toBe(refused.text)
     const reused = await send(base, 'POST', `/payments/${id}/cancel`, { key: 'charge-1' })
     expect(reused.status).toBe(422)
-    expect(reused.body).toMatchObject({ response: null, success: false, error: expect.stringMatching(/idempotency-key.*another request/) })
+    expect(reused.body).toStrictEqual({ response: null, success: false, error: expect.stringMatching(/idempotency-key.*another request/), code: 'IdempotencyKeyReused' })
     const [payment] = (await database.db.query<{ status: string }>('SELECT status FROM payments WHERE payment_reference_id = $1', [id])).rows
     expect(payment?.status).toBe('Initiated')
   })

@@ -200,6 +200,9 @@ describe('invalidPaymentIntentRequestArb: each rule broken with its documented v
     'a customer mobilePrefix is + and 1–4 digits': (i) => { expect(at(i, 'customer')).toEqual({ mobilePrefix: '47' }) },
     'a webhook eventType is known': (i) => { expect(at(i, 'webhookSubscriptions')).toEqual([{ eventType: 'Paid', url: 'https://hooks.example/a' }]) },
     'metaData is flat': (i) => { expect(at(i, 'metaData')).toEqual({ nested: { a: 1 } }) },
+    'a string holds no lone surrogate (the text format)': (i) => { expect(at(i, 'description')).toBe('Konsert \ud800') },
+    'a metaData key holds no lone surrogate (written as U+FFFD in the path)': (i) => { expect(at(i, 'metaData')).toEqual({ 'k\ud800': 1 }) },
+    'grossAmount is within the safe range': (i) => { expect(at(i, 'grossAmount')).toBe(1e20) },
     'the request is an object': (i) => { expect(i).toBe(null) }
   }
 

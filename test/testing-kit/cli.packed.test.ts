@@ -1,15 +1,16 @@
 /**
- * `npx paysplit-check` on a machine with nothing else installed: the package is built with its
- * own build configuration, packed with `npm pack`, and installed from the tarball into an empty
- * folder without its peer dependencies (no fast-check, fp-ts or io-ts: the command carries what
- * it needs). There the command answers `--help`, says "cannot reach" for a closed port with no
- * stack trace, and passes a run against a small service on 127.0.0.1; `paysplit-check mock`
+ * `npx paysplit-check` on a machine with nothing else installed: the package is packed with
+ * `npm pack` from a copy of the repository whose dist/ is what `npm run serve` leaves (JavaScript
+ * without type declarations), so `prepack` builds what it ships; the tarball is installed into an
+ * empty folder without its peer dependencies (no fast-check, fp-ts or io-ts: the command carries
+ * what it needs). There the command answers `--help`, says "cannot reach" for a closed port with
+ * no stack trace, and passes a run against a small service on 127.0.0.1; `paysplit-check mock`
  * starts, signs its webhooks (the bundled standardwebhooks), reads camt.054 (the bundled saxes,
  * not installed), passes the kit with its form, bank and webhooks, and stops on SIGTERM.
  * Offline: npm reads nothing but the tarball.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -32,8 +33,15 @@ beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'paysplit-packed-'))
   const pkg = join(scratch, 'pkg')
   mkdirSync(join(pkg, 'docs'), { recursive: true })
-  for (const f of ['package.json', 'README.md', 'LICENSE', 'docs/openapi.json', 'docs/testing.md']) cpSync(join(root, f), join(pkg, f))
-  execFileSync(join(root, 'node_modules', '.bin', 'tsup'), ['--out-dir', join(pkg, 'dist')], { cwd: root, stdio: 'pipe' })
+  for (const f of ['package.json', 'tsconfig.json', 'README.md', 'LICENSE', 'docs/openapi.json', 'docs/openapi.service.json', 'docs/testing.md', 'src']) {
+    cpSync(join(root, f), join(pkg, f), { recursive: true })
+  }
+  symlinkSync(join(root, 'node_modules'), join(pkg, 'node_modules'), 'dir')
+  // what `npm run serve` leaves (tsup --no-dts): JavaScript only; and a file no build makes
+  mkdirSync(join(pkg, 'dist'))
+  writeFileSync(join(pkg, 'dist', 'index.js'), 'export {}\n')
+  writeFileSync(join(pkg, 'dist', 'stale.js'), 'export {}\n')
+  // prepack builds (npm run build): the tarball holds that build
   execFileSync('npm', ['pack', '--pack-destination', scratch, '--silent'], { cwd: pkg, stdio: 'pipe' })
   const tarball = readdirSync(scratch).find((f) => f.endsWith('.tgz')) ?? ''
   mkdirSync(join(scratch, 'app'))
@@ -47,6 +55,26 @@ beforeAll(() => {
 
 afterAll(() => {
   if (scratch !== '') rmSync(scratch, { recursive: true, force: true })
+})
+
+describe('a pack builds what it ships (prepack)', () => {
+  it('a dist/ without type declarations (as npm run serve leaves it) is built again: every entry ships its .d.ts and .d.cts, the stale file is gone', () => {
+    const dist = join(scratch, 'app', 'node_modules', 'paysplit', 'dist')
+    for (const entry of ['index', 'codecs', 'http', 'testing']) {
+      for (const file of [`${entry}.js`, `${entry}.cjs`, `${entry}.d.ts`, `${entry}.d.cts`]) expect(existsSync(join(dist, file)), file).toBe(true)
+    }
+    expect(existsSync(join(dist, 'cli.js'))).toBe(true)
+    expect(existsSync(join(dist, 'stale.js'))).toBe(false)
+    expect(existsSync(join(scratch, 'app', 'node_modules', 'paysplit', 'docs', 'openapi.service.json'))).toBe(true)
+  })
+
+  it('package.json: prepack runs the build with type declarations, which npm run serve does not', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; tsup: ReadonlyArray<{ dts: boolean }> }
+    expect(pkg.scripts['prepack']).toBe('npm run build')
+    expect(pkg.scripts['build']).toBe('tsup')
+    expect(pkg.tsup[0]?.dts).toBe(true)
+    expect(pkg.scripts['build:service']).toContain('--no-dts')
+  })
 })
 
 describe('paysplit-check installed alone from the packed tarball', () => {

@@ -451,12 +451,12 @@ describe('checkService in process: broken services', () => {
         'POST /payments/<payment 1>/cancel',
         '  ← 200 {"response":"<text>","success":true}',
         '✗ response differs',
-        '  expected (model): 409 {"error":"<text>","response":null,"success":false}',
+        '  expected (model): 409 {"code":"InvoiceCannotBeCancelled","error":"<text>","response":null,"success":false}',
         '  received (service): 200 {"response":"<text>","success":true}',
         '  at status: expected 409, received 200',
+        '  at body.code: expected "InvoiceCannotBeCancelled", received undefined',
         '  at body.error: expected "<text>", received undefined',
-        '  at body.response: expected null, received "<text>"',
-        '  at body.success: expected false, received true'
+        '  at body.response: expected null, received "<text>"'
       ]
     })
   })
@@ -478,12 +478,12 @@ describe('checkService in process: broken services', () => {
         'POST /payments/<payment 1>/charge',
         '  ← 200 {"response":"<text>","success":true}',
         '✗ response differs',
-        '  expected (model): 409 {"error":"<text>","success":false}',
+        '  expected (model): 409 {"code":"ChargeNotAllowedForImmediateCharge","error":"<text>","success":false}',
         '  received (service): 200 {"response":"<text>","success":true}',
         '  at status: expected 409, received 200',
+        '  at body.code: expected "ChargeNotAllowedForImmediateCharge", received undefined',
         '  at body.error: expected "<text>", received undefined',
-        '  at body.success: expected false, received true',
-        '  at body.response: expected undefined, received "<text>"'
+        '  at body.success: expected false, received true'
       ]
     })
   })

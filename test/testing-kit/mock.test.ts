@@ -67,7 +67,7 @@ describe('the API, answered by handle over the mock’s world', () => {
     expect(await call('POST', '/payments', '{not json')).toMatchObject({ status: 400, body: { success: false, error: { code: 'ValidationFailed' } } })
   })
 
-  it('Idempotency-Key: the first answer again, 422 for another request; the test clock moves a day and the key is forgotten', async () => {
+  it('Idempotency-Key: the first answer again, 422 IdempotencyKeyReused for another request (cancel and charge failures carry code); the test clock moves a day and the key is forgotten', async () => {
     const { id } = await created(card('idem-1'))
     const key = { 'idempotency-key': 'cancel-idem-1' }
     const first = await call('POST', `/payments/${id}/cancel`, undefined, key)
@@ -76,13 +76,13 @@ describe('the API, answered by handle over the mock’s world', () => {
     // another request with the key: refused as handle refuses it, nothing charged
     const reused = await call('POST', `/payments/${id}/charge`, undefined, key)
     expect(reused.status).toBe(422)
-    expect(reused.body).toMatchObject({ success: false, error: expect.stringContaining('idempotency-key') as unknown })
+    expect(reused.body).toStrictEqual({ success: false, error: expect.stringContaining('idempotency-key') as unknown, code: 'IdempotencyKeyReused' })
     // 24 hours later (the clock moved, not waited for): the key is forgotten, the cancel is new and refused
     const before = (await call('GET', '/_mock/clock')).body as { now: string; offsetMs: number }
     const moved = await call('POST', '/_mock/clock', { advanceSeconds: 24 * 3600 + 1 })
     expect(moved.status).toBe(200)
     expect(Date.parse((moved.body as { now: string }).now) - Date.parse(before.now)).toBeGreaterThanOrEqual((24 * 3600 + 1) * 1000)
-    expect(await call('POST', `/payments/${id}/cancel`, undefined, key)).toMatchObject({ status: 409 })
+    expect(await call('POST', `/payments/${id}/cancel`, undefined, key)).toMatchObject({ status: 409, body: { success: false, code: 'CancelNotAllowedInStatus' } })
     // the payments of the new day carry its time
     const later = await created(card('idem-2'))
     const read = (await call('GET', `/payments/${later.id}`)).body as { payment: { paymentCreated: { createdAt: string } } }
