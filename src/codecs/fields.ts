@@ -225,8 +225,7 @@ export const format = (ok: (s: string) => boolean, name: string, max = Infinity,
   return (v) => {
     if (typeof v !== 'string') return ['type', STRING]
     if (v.length > max) return ['too_long', { max }]
-    const good = ok(v)
-    return (good ? wellFormed : true) && !isWellFormed(v) ? NOT_TEXT : good ? undefined : ['format', params]
+    return ok(v) ? (wellFormed && !isWellFormed(v) ? NOT_TEXT : undefined) : (notText(v) ?? ['format', params])
   }
 }
 
