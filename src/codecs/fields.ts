@@ -230,7 +230,7 @@ export const format = (ok: (s: string) => boolean, name: string, max = Infinity,
 }
 
 /** `too_big` past the safe range (docs/rules.md C12): above 2^53 − 1. @internal */
-const UNSAFE: Broken = ['too_big', { max: Number.MAX_SAFE_INTEGER }]
+export const UNSAFE: Broken = ['too_big', { max: Number.MAX_SAFE_INTEGER }]
 
 /**
  * A safe integer of at least `min`. A number past the safe range is out of bounds, not a

@@ -44,6 +44,7 @@ import {
   report,
   text,
   POSITIVE,
+  UNSAFE,
   type Rule,
   STRING,
   UUID
@@ -239,7 +240,7 @@ const checkSplits = (issues: Issues, list: ReadonlyArray<unknown>, out: Obj): nu
     const split = checkSplit(issues, list[i], path, i) ?? {}
     sum += split.amount as number
     if (sum > Number.MAX_SAFE_INTEGER) {
-      fail(issues, path, 'too_big', { max: Number.MAX_SAFE_INTEGER })
+      report(issues, path, UNSAFE)
       sum = NaN
     }
     const account = split.connectedAccountID as string | undefined
