@@ -172,9 +172,10 @@ export type Broken = readonly [IssueReason, IssueParams?]
 export type Rule = (v: unknown) => Broken | undefined
 
 /**
- * A string of at most `max` UTF-16 units, not empty when `nonEmpty`, and with `wellFormed` (a
- * request's strings) in the `text` format: no lone surrogate (docs/rules.md C12), checked after
- * the length, as every format is.
+ * A string of at most `max` UTF-16 units, not empty when `nonEmpty`, and unless `wellFormed` is
+ * false (the rules {@link ID}, {@link NAME}, {@link DESCRIPTION}; a request's strings are all
+ * checked) in the `text` format: no lone surrogate (docs/rules.md C12), checked after the length,
+ * as every format is.
  *
  * @internal
  * @example
@@ -184,11 +185,11 @@ export type Rule = (v: unknown) => Broken | undefined
  * assert.deepStrictEqual(text(3, true)(''), ['too_short', { min: 1 }])
  * assert.deepStrictEqual(text(3, false)('abcd'), ['too_long', { max: 3 }])
  * assert.deepStrictEqual(text(3, false)(3), ['type', { expected: 'string' }])
- * assert.deepStrictEqual(text(3, false, true)('a\ud800'), ['format', { format: 'text' }])
- * assert.strictEqual(text(3, false)('a\ud800'), undefined)
+ * assert.deepStrictEqual(text(3, false)('a\ud800'), ['format', { format: 'text' }])
+ * assert.strictEqual(text(3, false, false)('a\ud800'), undefined)
  */
 export const text =
-  (max: number, nonEmpty: boolean, wellFormed = false): Rule =>
+  (max: number, nonEmpty: boolean, wellFormed = true): Rule =>
   (v) =>
     typeof v !== 'string'
       ? ['type', STRING]
@@ -282,11 +283,11 @@ export const NOT_TEXT: Broken = ['format', { format: 'text' }]
 export const notText = (v: unknown): Broken | undefined => (typeof v === 'string' && !isWellFormed(v) ? NOT_TEXT : undefined)
 
 /** Identifying strings: non-empty, at most 255 units. @internal */
-export const ID = /* @__PURE__ */ text(MAX_STRING_LENGTH, true)
+export const ID = /* @__PURE__ */ text(MAX_STRING_LENGTH, true, false)
 /** Names: may be empty. @internal */
-export const NAME = /* @__PURE__ */ text(MAX_STRING_LENGTH, false)
+export const NAME = /* @__PURE__ */ text(MAX_STRING_LENGTH, false, false)
 /** Descriptions. @internal */
-export const DESCRIPTION = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false)
+export const DESCRIPTION = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false, false)
 /** UUIDs, in either case. @internal */
 export const UUID = /* @__PURE__ */ format(isUuid, 'uuid')
 /** Absolute http(s) URLs. @internal */

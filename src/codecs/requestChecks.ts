@@ -91,9 +91,9 @@ export interface Validated<A> {
 // Every string of a request in the `text` format too (docs/rules.md C12): the shared rules, with a
 // lone surrogate refused as `text` (the stored states' rules, in fields.ts, stay as they are).
 /** @internal */
-export const ID_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, true, true)
-const NAME_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, false, true)
-const DESCRIPTION_T = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false, true)
+export const ID_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, true)
+const NAME_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, false)
+const DESCRIPTION_T = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false)
 /** @internal */
 export const URL_T = /* @__PURE__ */ format(isHttpUrlWithin, 'url', MAX_URL_LENGTH, true)
 /** @internal */
@@ -324,9 +324,9 @@ const checkSubscriptions = (issues: Issues, list: ReadonlyArray<unknown>): Obj[]
 }
 
 /** @internal */
-export const META_KEY = /* @__PURE__ */ text(MAX_METADATA_KEY_LENGTH, true, true)
+export const META_KEY = /* @__PURE__ */ text(MAX_METADATA_KEY_LENGTH, true)
 /** @internal */
-export const META_TEXT = /* @__PURE__ */ text(MAX_METADATA_VALUE_LENGTH, false, true)
+export const META_TEXT = /* @__PURE__ */ text(MAX_METADATA_VALUE_LENGTH, false)
 /** A metaData value: a string, a finite number (NaN and ±Infinity are no JSON number), a boolean or null. */
 const META_VALUE: Rule = (v) =>
   typeof v === 'string'
