@@ -172,9 +172,10 @@ export type Broken = readonly [IssueReason, IssueParams?]
 export type Rule = (v: unknown) => Broken | undefined
 
 /**
- * A string of at most `max` UTF-16 units, not empty when `nonEmpty`, and with `wellFormed` (a
- * request's strings) in the `text` format: no lone surrogate (docs/rules.md C12), checked after
- * the length, as every format is.
+ * A string of at most `max` UTF-16 units, not empty when `nonEmpty`, and unless `wellFormed` is
+ * false (the rules {@link ID}, {@link NAME}, {@link DESCRIPTION}; a request's strings are all
+ * checked) in the `text` format: no lone surrogate (docs/rules.md C12), checked after the length,
+ * as every format is.
  *
  * @internal
  * @example
@@ -184,11 +185,11 @@ export type Rule = (v: unknown) => Broken | undefined
  * assert.deepStrictEqual(text(3, true)(''), ['too_short', { min: 1 }])
  * assert.deepStrictEqual(text(3, false)('abcd'), ['too_long', { max: 3 }])
  * assert.deepStrictEqual(text(3, false)(3), ['type', { expected: 'string' }])
- * assert.deepStrictEqual(text(3, false, true)('a\ud800'), ['format', { format: 'text' }])
- * assert.strictEqual(text(3, false)('a\ud800'), undefined)
+ * assert.deepStrictEqual(text(3, false)('a\ud800'), ['format', { format: 'text' }])
+ * assert.strictEqual(text(3, false, false)('a\ud800'), undefined)
  */
 export const text =
-  (max: number, nonEmpty: boolean, wellFormed = false): Rule =>
+  (max: number, nonEmpty: boolean, wellFormed = true): Rule =>
   (v) =>
     typeof v !== 'string'
       ? ['type', STRING]
@@ -225,13 +226,12 @@ export const format = (ok: (s: string) => boolean, name: string, max = Infinity,
   return (v) => {
     if (typeof v !== 'string') return ['type', STRING]
     if (v.length > max) return ['too_long', { max }]
-    const good = ok(v)
-    return (good ? wellFormed : true) && !isWellFormed(v) ? NOT_TEXT : good ? undefined : ['format', params]
+    return ok(v) ? (wellFormed && !isWellFormed(v) ? NOT_TEXT : undefined) : (notText(v) ?? ['format', params])
   }
 }
 
 /** `too_big` past the safe range (docs/rules.md C12): above 2^53 − 1. @internal */
-const UNSAFE: Broken = ['too_big', { max: Number.MAX_SAFE_INTEGER }]
+export const UNSAFE: Broken = ['too_big', { max: Number.MAX_SAFE_INTEGER }]
 
 /**
  * A safe integer of at least `min`. A number past the safe range is out of bounds, not a
@@ -283,11 +283,11 @@ export const NOT_TEXT: Broken = ['format', { format: 'text' }]
 export const notText = (v: unknown): Broken | undefined => (typeof v === 'string' && !isWellFormed(v) ? NOT_TEXT : undefined)
 
 /** Identifying strings: non-empty, at most 255 units. @internal */
-export const ID = /* @__PURE__ */ text(MAX_STRING_LENGTH, true)
+export const ID = /* @__PURE__ */ text(MAX_STRING_LENGTH, true, false)
 /** Names: may be empty. @internal */
-export const NAME = /* @__PURE__ */ text(MAX_STRING_LENGTH, false)
+export const NAME = /* @__PURE__ */ text(MAX_STRING_LENGTH, false, false)
 /** Descriptions. @internal */
-export const DESCRIPTION = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false)
+export const DESCRIPTION = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false, false)
 /** UUIDs, in either case. @internal */
 export const UUID = /* @__PURE__ */ format(isUuid, 'uuid')
 /** Absolute http(s) URLs. @internal */

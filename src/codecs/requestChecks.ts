@@ -44,6 +44,7 @@ import {
   report,
   text,
   POSITIVE,
+  UNSAFE,
   type Rule,
   STRING,
   UUID
@@ -90,9 +91,9 @@ export interface Validated<A> {
 // Every string of a request in the `text` format too (docs/rules.md C12): the shared rules, with a
 // lone surrogate refused as `text` (the stored states' rules, in fields.ts, stay as they are).
 /** @internal */
-export const ID_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, true, true)
-const NAME_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, false, true)
-const DESCRIPTION_T = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false, true)
+export const ID_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, true)
+const NAME_T = /* @__PURE__ */ text(MAX_STRING_LENGTH, false)
+const DESCRIPTION_T = /* @__PURE__ */ text(MAX_DESCRIPTION_LENGTH, false)
 /** @internal */
 export const URL_T = /* @__PURE__ */ format(isHttpUrlWithin, 'url', MAX_URL_LENGTH, true)
 /** @internal */
@@ -166,8 +167,8 @@ const hole = (issues: Issues, list: ReadonlyArray<unknown>, path: string, i: num
 // no issue, and then they hold), optional ones only when given, so that absent ones stay absent.
 
 /**
- * A split's fields and their rules (checkSplit calls each rule at its own site; the JSON Schema
- * generator reads them here). @internal
+ * A split's fields and their rules (checkSplit calls each rule at its own site and reports a
+ * refused split through them; the JSON Schema generator reads them here). @internal
  */
 export const SPLIT: ReadonlyArray<Field> = [
   ['connectedAccountID', UUID, true],
@@ -181,7 +182,8 @@ export const SPLIT: ReadonlyArray<Field> = [
  * One split of `moneySplitList` (or a lone split when `base` is ''). Each field is read at its own
  * site (one read by key that every field shared would go megamorphic) and checked first by its rule
  * called at its own call site, where it is always the same function, which the engine then
- * inlines; `check`, which reports, runs only for a value the rule refuses. A request holds up to
+ * inlines; a split every rule accepts is built there, and only a split one of them refuses goes
+ * through `checkFields` with {@link SPLIT}, which reports (the same issues). A request holds up to
  * 500 splits (docs/decisions.md, "Bundle size against the speed of a decode"). The io-ts codec
  * `MoneySplitRequest` runs it on a lone split.
  *
@@ -200,22 +202,24 @@ export const checkSplit = (issues: Issues, u: unknown, base: string, index: numb
   const description = hasOwn(u, 'description') ? u.description : undefined
   const isFee = hasOwn(u, 'isFee') ? u.isFee : undefined
   const externalID = hasOwn(u, 'externalID') ? u.externalID : undefined
-  // each rule called here first, where it is always the same function (so the engine inlines it),
-  // and `check`, which reports, only for a value it refuses; 0 (and -0) by `check`, which gives 0
-  const split: Obj = {
-    connectedAccountID: UUID(account) === undefined ? account : check(issues, account, base, index, 'connectedAccountID', UUID, true),
-    amount: amount !== 0 && AMOUNT(amount) === undefined ? amount : check(issues, amount, base, index, 'amount', AMOUNT, true)
+  // each rule called here first, where it is always the same function (so the engine inlines it);
+  // `checkFields`, which reports, only for a split one of them refuses; 0 (and -0) by
+  // `checkFields`, which gives 0
+  if (
+    UUID(account) === undefined &&
+    amount !== 0 &&
+    AMOUNT(amount) === undefined &&
+    (description === undefined || DESCRIPTION_T(description) === undefined) &&
+    BOOLEAN(isFee) === undefined &&
+    (externalID === undefined || ID_T(externalID) === undefined)
+  ) {
+    const split: Obj = { connectedAccountID: account, amount }
+    if (description !== undefined) split.description = description
+    split.isFee = isFee
+    if (externalID !== undefined) split.externalID = externalID
+    return split
   }
-  if (description !== undefined) {
-    const v = DESCRIPTION_T(description) === undefined ? description : check(issues, description, base, index, 'description', DESCRIPTION_T)
-    if (v !== undefined) split.description = v
-  }
-  split.isFee = BOOLEAN(isFee) === undefined ? isFee : check(issues, isFee, base, index, 'isFee', BOOLEAN, true)
-  if (externalID !== undefined) {
-    const v = ID_T(externalID) === undefined ? externalID : check(issues, externalID, base, index, 'externalID', ID_T)
-    if (v !== undefined) split.externalID = v
-  }
-  return split
+  return checkFields(issues, u, base, index, SPLIT, {})
 }
 
 /**
@@ -239,7 +243,7 @@ const checkSplits = (issues: Issues, list: ReadonlyArray<unknown>, out: Obj): nu
     const split = checkSplit(issues, list[i], path, i) ?? {}
     sum += split.amount as number
     if (sum > Number.MAX_SAFE_INTEGER) {
-      fail(issues, path, 'too_big', { max: Number.MAX_SAFE_INTEGER })
+      report(issues, path, UNSAFE)
       sum = NaN
     }
     const account = split.connectedAccountID as string | undefined
@@ -320,9 +324,9 @@ const checkSubscriptions = (issues: Issues, list: ReadonlyArray<unknown>): Obj[]
 }
 
 /** @internal */
-export const META_KEY = /* @__PURE__ */ text(MAX_METADATA_KEY_LENGTH, true, true)
+export const META_KEY = /* @__PURE__ */ text(MAX_METADATA_KEY_LENGTH, true)
 /** @internal */
-export const META_TEXT = /* @__PURE__ */ text(MAX_METADATA_VALUE_LENGTH, false, true)
+export const META_TEXT = /* @__PURE__ */ text(MAX_METADATA_VALUE_LENGTH, false)
 /** A metaData value: a string, a finite number (NaN and ±Infinity are no JSON number), a boolean or null. */
 const META_VALUE: Rule = (v) =>
   typeof v === 'string'
