@@ -1056,6 +1056,7 @@ export const serviceDocument = (): Schema => {
             '200': json(ref('OcrReport'), 'What became of each payment of the file; `duplicate` true for a transmission already received (nothing applied again).'),
             ...bankResponses,
             '400': json(ref('ErrorResponse'), '`ValidationFailed`: the file is broken; each issue names its line (`line.<n>`) and the rule.'),
+            '409': json(ref('ErrorResponse'), '`ConcurrentModification`: the invoices kept changing; send the file again.'),
             '500': serviceFault('ErrorResponse')
           }
         }
