@@ -275,6 +275,17 @@ interface PendingAssignment {
   current?: PendingTransaction
 }
 
+/** An amount item after the first: counted, its head checked, its type and number the transaction's it continues. */
+const continueItem = (c: Collector, s: string, n: number, assignment: PendingAssignment, t: PendingTransaction): void => {
+  assignment.records++
+  t.items++
+  headOk(c, s, n, '09')
+  const type = numberOf(c, s, n, 4, 2, 'transactionType')
+  if (type !== undefined && type !== t.transactionType) report(c, n, 'transaction-type', 'transactionType')
+  const number = numberOf(c, s, n, 8, 7, 'transactionNumber')
+  if (number !== undefined && number !== t.transactionNumber) report(c, n, 'transaction-number', 'transactionNumber')
+}
+
 type State = 'start' | 'transmission' | 'assignment' | 'item1' | 'item2' | 'done'
 
 const hasItem3 = (type: number | undefined): boolean => type === 20 || type === 21
@@ -481,13 +492,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
           state = 'item2'
           break
         }
-        assignment.records++
-        t.items++
-        headOk(c, s, n, '09')
-        const type = numberOf(c, s, n, 4, 2, 'transactionType')
-        if (type !== undefined && type !== t.transactionType) report(c, n, 'transaction-type', 'transactionType')
-        const number = numberOf(c, s, n, 8, 7, 'transactionNumber')
-        if (number !== undefined && number !== t.transactionNumber) report(c, n, 'transaction-number', 'transactionNumber')
+        continueItem(c, s, n, assignment, t)
         t.formNumber = digitsOf(c, s, n, 15, 10, 'formNumber')
         t.archiveReference = digitsOf(c, s, n, 25, 9, 'archiveReference')
         t.reserved = digitsOf(c, s, n, 34, 7, 'reserved')
@@ -506,13 +511,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
           state = 'assignment'
           break
         }
-        assignment.records++
-        t.items++
-        headOk(c, s, n, '09')
-        const type = numberOf(c, s, n, 4, 2, 'transactionType')
-        if (type !== undefined && type !== t.transactionType) report(c, n, 'transaction-type', 'transactionType')
-        const number = numberOf(c, s, n, 8, 7, 'transactionNumber')
-        if (number !== undefined && number !== t.transactionNumber) report(c, n, 'transaction-number', 'transactionNumber')
+        continueItem(c, s, n, assignment, t)
         t.freeText = textOf(c, s, n, 15, 40)
         filler(c, s, n, 55)
         // a third item closes the transaction
