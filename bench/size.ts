@@ -8,7 +8,7 @@
  * the entry offers is shaken out; the budgets of single functions keep that function alone.
  *
  * Budgets: `paysplit/codecs` without its catalogs ≤ 6.5 kB, each catalog alone ≤ 1.5 kB,
- * `decodePaymentIntentRequest` alone ≤ 3.6 kB, `transition` alone ≤ 13 kB, `parseOcrGiro`
+ * `decodePaymentIntentRequest` alone ≤ 3.85 kB, `transition` alone ≤ 13 kB, `parseOcrGiro`
  * alone ≤ 4 kB, the three entries together ≤ 31 kB (docs/decisions.md, "Bundle
  * budgets with OCR giro files and safe retries").
  *
@@ -60,7 +60,7 @@ const budgets: ReadonlyArray<Budget> = [
   {
     name: 'decodePaymentIntentRequest alone',
     entry: "export { decodePaymentIntentRequest } from 'paysplit/codecs'",
-    budget: 3.6 * KB
+    budget: 3.85 * KB
   },
   {
     name: 'paysplit with transition alone',
