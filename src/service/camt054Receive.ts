@@ -13,7 +13,7 @@ import { own } from '../internal/own.js'
 import type { Camt054Notification, Camt054Refusal, Camt054Transaction } from '../bankFiles/camt054Model.js'
 import { applyTransfers, type BankTransfer, type TransferOutcome } from './bankTransfers.js'
 import { checkContext, unreadable } from './context.js'
-import type { OcrReportRow } from './ocrReceive.js'
+import { reportRowOf, type OcrReportRow } from './ocrReceive.js'
 import type { EventContext } from './operation.js'
 import { NONE, noChanges, type Camt054Changes, type Outcome } from './outcome.js'
 import { noCamt054Keys, type Camt054RowKeys } from './rows.js'
@@ -102,21 +102,8 @@ const DUPLICATE = { outcome: 'duplicate' } as const
 const noCamt054Changes: Camt054Changes = Object.freeze({ ...noChanges, camt054Messages: NONE, camt054Transactions: NONE })
 
 /** A transaction's report row: its number, KID (`''` when it has none) and amount, and what became of it. */
-const rowOf = (t: Camt054Transaction, o: TransferOutcome | typeof DUPLICATE): Camt054ReportRow => {
-  const transactionNumber = own(t, 'transactionNumber') as number
-  const kid = (own(t, 'kid') as string | undefined) ?? ''
-  const amount = own(t, 'amount') as number
-  switch (o.outcome) {
-    case 'matched':
-      return { transactionNumber, kid, amount, outcome: 'matched', paymentReferenceID: o.paymentReferenceID }
-    case 'refused':
-      return { transactionNumber, kid, amount, outcome: 'refused', error: o.error }
-    case 'unmatched':
-      return { transactionNumber, kid, amount, outcome: 'unmatched' }
-    case 'duplicate':
-      return { transactionNumber, kid, amount, outcome: 'duplicate' }
-  }
-}
+const rowOf = (t: Camt054Transaction, o: TransferOutcome | typeof DUPLICATE): Camt054ReportRow =>
+  reportRowOf({ transactionNumber: own(t, 'transactionNumber') as number, kid: (own(t, 'kid') as string | undefined) ?? '', amount: own(t, 'amount') as number }, o)
 
 /** The transactions of a notification in document order, read through own properties only. */
 const transactionsOf = (notification: unknown): Camt054Transaction[] => {
