@@ -15,11 +15,11 @@ import { admitState } from '../state/trustedState.js'
 import { isTimestamp } from '../codecs/validators.js'
 import { NONE } from './outcome.js'
 import { isObject, own } from '../internal/own.js'
-import { ExpiringMap } from '../internal/expiringMap.js'
 import {
   idempotencyEntryKey,
   idempotencyTimeOf,
   keyOf,
+  camt054MemoryOf,
   camt054MessageTimeOf,
   camt054TransactionTimeOf,
   type Camt054MessageRow,
@@ -210,10 +210,6 @@ const messageOf = (row: unknown, path: string): Read<Camt054MessageRow> => dated
 const camt054TransactionOf = (row: unknown, path: string): Read<Camt054TransactionRow> =>
   dated(texts(row, path, ['transactionKey', 'bookingDate']), path, 'bookingDate', isDay)
 
-/** The rows of a map as a persistent map (the empty one without sorting nothing: most slices hold none). */
-const expiring = <V>(rows: ReadonlyMap<string, V>, timeOf: (value: V) => number): ExpiringMap<V> =>
-  rows.size === 0 ? ExpiringMap.empty<V>() : ExpiringMap.from(rows, timeOf)
-
 /** A list of rows: its name, how a row is read, the entry it is kept under, and for a persistent map the time it expires by. */
 type Table = readonly [
   name: keyof WorldRows,
@@ -297,7 +293,7 @@ export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
         into.set(k, v)
       }
       // the keys and the camt.054 memory as the persistent maps the operations run on in O(log n) (docs/decisions.md, "Idempotency keys")
-      world[name] = timeOf === undefined ? into : expiring(into, timeOf as (value: unknown) => number)
+      world[name] = timeOf === undefined ? into : camt054MemoryOf(into, timeOf as (value: unknown) => number)
     }
     return E.right(world as unknown as World)
   } catch {
