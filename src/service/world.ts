@@ -368,13 +368,23 @@ export const customerOf = (world: World, payment: Payment): Customer | undefined
  *
  * @internal
  */
-export const openInvoicesWithKid = (world: World, kid: string): ReadonlyArray<Payment> => {
-  const found: Array<Payment> = []
-  for (const p of world.payments.values()) {
-    if (own(p, 'kind') === 'invoice' && own(p, 'status') === 'Initiated' && own(p, 'kid') === kid) found.push(p)
+export const openInvoicesWithKid = (world: World, kid: string): ReadonlyArray<Payment> =>
+  (openInvoiceKeysByKid(world).get(kid) ?? []).map((k) => world.payments.get(k) as Payment)
+
+/** The keys of the open invoices (`kind` invoice, `status` Initiated) by KID, in the order of `world.payments`. @internal */
+export const openInvoiceKeysByKid = (world: World): Map<string, string[]> => {
+  const open = new Map<string, string[]>()
+  for (const [k, p] of world.payments) {
+    if (own(p, 'kind') !== 'invoice' || own(p, 'status') !== 'Initiated') continue
+    const kid = own(p, 'kid')
+    if (typeof kid !== 'string') continue
+    const keys = open.get(kid)
+    if (keys === undefined) open.set(kid, [k])
+    else keys.push(k)
   }
-  return found
+  return open
 }
+
 
 /** The payment's state in the world, or "no payment yet". @internal */
 export const stateOf = (world: World, paymentReferenceID: string): PaymentState =>
