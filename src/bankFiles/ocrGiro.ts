@@ -223,18 +223,31 @@ const textOf = (c: Collector, s: string, n: number, from: number, length: number
   return s.slice(from, last + 1)
 }
 
-/** The record's head: `NY`, the service code it must have, the record type. */
-const headOk = (c: Collector, s: string, n: number, service: '00' | '09'): boolean => {
-  let ok = true
-  if (s.charCodeAt(0) !== 78 || s.charCodeAt(1) !== 89) {
-    report(c, n, 'format-code')
-    ok = false
-  }
-  if (s.slice(2, 4) !== service) {
-    report(c, n, 'service-code')
-    ok = false
-  }
-  return ok
+/**
+ * The record's head: `NY`, the service code it must have; for a start or end record (`field` names
+ * its type code) also the type code `00`.
+ */
+const head = (c: Collector, s: string, n: number, service: '00' | '09', field?: string): void => {
+  if (s.charCodeAt(0) !== 78 || s.charCodeAt(1) !== 89) report(c, n, 'format-code')
+  if (s.slice(2, 4) !== service) report(c, n, 'service-code')
+  if (field !== undefined && s.slice(4, 6) !== '00') report(c, n, 'type-code', field)
+}
+
+/**
+ * The totals of an end record (an assignment's or the transmission's): the number of
+ * transactions, of records and the total amount, each checked against what was counted, and the
+ * record's NETS date (returned; `undefined` when it is not one). The filler from `fill`.
+ */
+const totals = (c: Collector, s: string, n: number, fill: number, transactions: number, records: number, total: number): string | undefined => {
+  const count = numberOf(c, s, n, 8, 8, 'numberOfTransactions')
+  const recordCount = numberOf(c, s, n, 16, 8, 'numberOfRecords')
+  const sum = numberOf(c, s, n, 24, 17, 'totalAmount')
+  const made = requiredDate(c, s, n, 41, 'netsDate')
+  filler(c, s, n, fill)
+  if (count !== undefined && count !== transactions) report(c, n, 'transaction-count', 'numberOfTransactions')
+  if (recordCount !== undefined && recordCount !== records) report(c, n, 'record-count', 'numberOfRecords')
+  if (sum !== undefined && sum !== total) report(c, n, 'total-amount', 'totalAmount')
+  return made
 }
 
 interface PendingTransaction {
@@ -279,7 +292,7 @@ interface PendingAssignment {
 const continueItem = (c: Collector, s: string, n: number, assignment: PendingAssignment, t: PendingTransaction): void => {
   assignment.records++
   t.items++
-  headOk(c, s, n, '09')
+  head(c, s, n, '09')
   const type = numberOf(c, s, n, 4, 2, 'transactionType')
   if (type !== undefined && type !== t.transactionType) report(c, n, 'transaction-type', 'transactionType')
   const number = numberOf(c, s, n, 8, 7, 'transactionNumber')
@@ -403,8 +416,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
     switch (recordType) {
       case '10': {
         if (state !== 'start') report(c, n, 'record-order')
-        headOk(c, s, n, '00')
-        if (s.slice(4, 6) !== '00') report(c, n, 'type-code', 'transmissionType')
+        head(c, s, n, '00', 'transmissionType')
         dataSender = digitsOf(c, s, n, 8, 8, 'dataSender')
         transmissionNumber = digitsOf(c, s, n, 16, 7, 'transmissionNumber')
         dataRecipient = digitsOf(c, s, n, 23, 8, 'dataRecipient')
@@ -415,8 +427,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
       case '20': {
         if (state !== 'transmission') report(c, n, 'record-order')
         if (assignment !== undefined) closeTransaction(assignment)
-        headOk(c, s, n, '09')
-        if (s.slice(4, 6) !== '00') report(c, n, 'type-code', 'assignmentType')
+        head(c, s, n, '09', 'assignmentType')
         const agreementId = digitsOf(c, s, n, 8, 9, 'agreementId')
         const assignmentNumber = digitsOf(c, s, n, 17, 7, 'assignmentNumber')
         const account = digitsOf(c, s, n, 24, 11, 'account')
@@ -446,7 +457,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         transactions++
         const t: PendingTransaction = { line: n, items: 1 }
         assignment.current = t
-        headOk(c, s, n, '09')
+        head(c, s, n, '09')
         const type = numberOf(c, s, n, 4, 2, 'transactionType')
         if (type !== undefined && (type < 10 || type > 21)) report(c, n, 'type-code', 'transactionType')
         else if (type !== undefined) t.transactionType = type
@@ -527,18 +538,10 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         assignment.records++
         const a = assignment
         assignment = undefined
-        headOk(c, s, n, '09')
-        if (s.slice(4, 6) !== '00') report(c, n, 'type-code', 'assignmentType')
-        const count = numberOf(c, s, n, 8, 8, 'numberOfTransactions')
-        const recordCount = numberOf(c, s, n, 16, 8, 'numberOfRecords')
-        const sum = numberOf(c, s, n, 24, 17, 'totalAmount')
-        const made = requiredDate(c, s, n, 41, 'netsDate')
+        head(c, s, n, '09', 'assignmentType')
+        const made = totals(c, s, n, 59, a.itemsOne, a.records, a.total)
         const earliest = dateOf(s, 47)
         const latest = dateOf(s, 53)
-        filler(c, s, n, 59)
-        if (count !== undefined && count !== a.itemsOne) report(c, n, 'transaction-count', 'numberOfTransactions')
-        if (recordCount !== undefined && recordCount !== a.records) report(c, n, 'record-count', 'numberOfRecords')
-        if (sum !== undefined && sum !== a.total) report(c, n, 'total-amount', 'totalAmount')
         if (earliest === undefined || (a.earliest === undefined ? earliest !== null : earliest !== a.earliest)) {
           report(c, n, 'earliest-date', 'earliestNetsDate')
         }
@@ -562,16 +565,8 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
           closeTransaction(assignment)
           assignment = undefined
         }
-        headOk(c, s, n, '00')
-        if (s.slice(4, 6) !== '00') report(c, n, 'type-code', 'transmissionType')
-        const count = numberOf(c, s, n, 8, 8, 'numberOfTransactions')
-        const recordCount = numberOf(c, s, n, 16, 8, 'numberOfRecords')
-        const sum = numberOf(c, s, n, 24, 17, 'totalAmount')
-        netsDate = requiredDate(c, s, n, 41, 'netsDate')
-        filler(c, s, n, 47)
-        if (count !== undefined && count !== transactions) report(c, n, 'transaction-count', 'numberOfTransactions')
-        if (recordCount !== undefined && recordCount !== records) report(c, n, 'record-count', 'numberOfRecords')
-        if (sum !== undefined && sum !== total) report(c, n, 'total-amount', 'totalAmount')
+        head(c, s, n, '00', 'transmissionType')
+        netsDate = totals(c, s, n, 47, transactions, records, total)
         state = 'done'
         break
       }
