@@ -360,17 +360,11 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
   const closeTransaction = (a: PendingAssignment): void => {
     const t = a.current
     a.current = undefined
-    if (t === undefined) return
-    if (
-      t.transactionNumber === undefined || t.transactionType === undefined || t.kid === undefined ||
-      t.amount === undefined || t.netsDate === undefined || t.centreId === undefined || t.dayCode === undefined ||
-      t.partialSettlementNumber === undefined || t.partialSettlementSerialNumber === undefined || t.cardDrawer === undefined ||
-      t.formNumber === undefined || t.archiveReference === undefined || t.reserved === undefined || t.debitAccount === undefined ||
-      (hasItem3(t.transactionType) && t.freeText === undefined)
-    ) {
-      return
-    }
-    const done: OcrTransaction = {
+    // Every field a transaction lacks (a field that is not one, an item that never came) was
+    // reported where it was missed: the file is then refused and its transactions never seen, so
+    // a transaction is kept only while nothing has been reported, and is then whole.
+    if (t === undefined || c.issues.length > 0) return
+    const done = {
       transactionNumber: t.transactionNumber,
       transactionType: t.transactionType,
       kid: t.kid,
@@ -388,7 +382,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
       debitAccount: t.debitAccount,
       ...(t.freeText !== undefined ? { freeText: t.freeText } : {}),
       line: t.line
-    }
+    } as OcrTransaction
     a.transactions.push(done)
   }
 
@@ -548,14 +542,15 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         if (latest === undefined || (a.latest === undefined ? latest !== null : latest !== a.latest)) {
           report(c, n, 'latest-date', 'latestNetsDate')
         }
-        if (a.assignmentNumber !== undefined && a.agreementId !== undefined && a.account !== undefined && made !== undefined) {
+        // as a transaction: a field it lacks was reported, and the file refused
+        if (c.issues.length === 0) {
           assignments.push({
             assignmentNumber: a.assignmentNumber,
             agreementId: a.agreementId,
             account: a.account,
             netsDate: made,
             transactions: a.transactions
-          })
+          } as OcrAssignment)
         }
         break
       }
