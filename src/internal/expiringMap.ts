@@ -92,9 +92,7 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
    * assert.deepStrictEqual([...m], [['b', 1], ['a', 2]])
    */
   static from<V>(entries: Iterable<readonly [string, V]>, timeOf: (value: V) => number): ExpiringMap<V> {
-    const last = new Map<string, V>()
-    for (const [key, value] of entries) last.set(key, value)
-    const slots = [...last].map(([key, value]) => ({ key, value, time: orderable(timeOf(value)) }))
+    const slots = [...new Map(entries)].map(([key, value]) => ({ key, value, time: orderable(timeOf(value)) }))
     const byKey = fromSorted(slots.sort((a, b) => byText(a.key, b.key)).map((s) => [s.key, { value: s.value, time: s.time }] as const))
     const byTime = fromSorted(slots.sort(byDue).map((s) => [{ time: s.time, key: s.key }, s.value] as const))
     return new ExpiringMap(byKey, byTime)
