@@ -6,7 +6,7 @@
  */
 import * as E from '../internal/either.js'
 import type { Issue, PaymentError } from '../errors.js'
-import { issue, MAX_ISSUES, paymentError, validationError } from '../errors.js'
+import { issue, MAX_ISSUES, validationError } from '../errors.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -571,14 +571,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
   }
   if (state !== 'done' && length > start) report(c, lineNumber + 1, 'truncated')
   if (!Number.isSafeInteger(total)) report(c, lineNumber, 'amount-range', 'totalAmount')
-  if (
-    c.issues.length > 0 ||
-    transmissionNumber === undefined ||
-    dataSender === undefined ||
-    dataRecipient === undefined ||
-    netsDate === undefined
-  ) {
-    return E.left(c.issues.length > 0 ? validationError(c.issues) : paymentError('ValidationFailed', 'The input is not valid.'))
-  }
-  return E.right({ transmissionNumber, dataSender, dataRecipient, netsDate, assignments })
+  // with nothing reported, the file had its start record and its end record, each whole
+  if (c.issues.length > 0) return E.left(validationError(c.issues))
+  return E.right({ transmissionNumber, dataSender, dataRecipient, netsDate, assignments } as OcrTransmission)
 }
