@@ -268,15 +268,12 @@ interface PendingTransaction {
   bankDate?: string
   debitAccount?: string
   freeText?: string
-  // which items were read
-  items: number
 }
 
 interface PendingAssignment {
-  line: number
-  assignmentNumber?: string
-  agreementId?: string
-  account?: string
+  assignmentNumber: string | undefined
+  agreementId: string | undefined
+  account: string | undefined
   transactions: OcrTransaction[]
   records: number
   total: number
@@ -291,7 +288,6 @@ interface PendingAssignment {
 /** An amount item after the first: counted, its head checked, its type and number the transaction's it continues. */
 const continueItem = (c: Collector, s: string, n: number, assignment: PendingAssignment, t: PendingTransaction): void => {
   assignment.records++
-  t.items++
   head(c, s, n, '09')
   const type = numberOf(c, s, n, 4, 2, 'transactionType')
   if (type !== undefined && type !== t.transactionType) report(c, n, 'transaction-type', 'transactionType')
@@ -431,10 +427,8 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
           if (v <= lastAssignmentNumber) report(c, n, 'assignment-number', 'assignmentNumber')
           lastAssignmentNumber = v
         }
-        assignment = { line: n, transactions: [], records: 1, total: 0, lastTransactionNumber: 0, itemsOne: 0 }
-        if (assignmentNumber !== undefined) assignment.assignmentNumber = assignmentNumber
-        if (agreementId !== undefined) assignment.agreementId = agreementId
-        if (account !== undefined) assignment.account = account
+        // a field that is not one (undefined) was reported: the file is refused, the assignment never kept
+        assignment = { assignmentNumber, agreementId, account, transactions: [], records: 1, total: 0, lastTransactionNumber: 0, itemsOne: 0 }
         state = 'assignment'
         break
       }
@@ -449,7 +443,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         assignment.records++
         assignment.itemsOne++
         transactions++
-        const t: PendingTransaction = { line: n, items: 1 }
+        const t: PendingTransaction = { line: n }
         assignment.current = t
         head(c, s, n, '09')
         const type = numberOf(c, s, n, 4, 2, 'transactionType')
