@@ -162,7 +162,6 @@ const filler = (c: Collector, s: string, n: number, from: number): void => {
 }
 
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-const two = (v: number): string => (v < 10 ? `0${v}` : String(v))
 
 /**
  * A `DDMMYY` date as `YYYY-MM-DD`: years 69–99 are 1969–1999, 00–68 are 2000–2068 (the POSIX
@@ -172,15 +171,17 @@ const two = (v: number): string => (v < 10 ? `0${v}` : String(v))
 const dateOf = (s: string, from: number): string | null | undefined => {
   if (!allDigits(s, from, 6)) return undefined
   if (allZeros(s, from, 6)) return null
-  const day = Number(s.slice(from, from + 2))
-  const month = Number(s.slice(from + 2, from + 4))
+  const dd = s.slice(from, from + 2)
+  const mm = s.slice(from + 2, from + 4)
+  const day = Number(dd)
+  const month = Number(mm)
   const yy = Number(s.slice(from + 4, from + 6))
   const year = yy < 69 ? 2000 + yy : 1900 + yy
   if (month < 1 || month > 12 || day < 1) return undefined
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
   const max = month === 2 && !leap ? 28 : (DAYS[month - 1] as number)
   if (day > max) return undefined
-  return `${year}-${two(month)}-${two(day)}`
+  return `${year}-${mm}-${dd}`
 }
 
 const requiredDate = (c: Collector, s: string, n: number, from: number, field: string): string | undefined => {
