@@ -82,7 +82,7 @@ export const proportionalPatch = (
   options?: ProportionalOptions
 ): E.Either<PaymentError, MoneySplitPatch> =>
   guarded('amount', () => {
-    const given = typeof options === 'object' && options !== null ? own(options, 'includeFees') : undefined
+    const given = own(options, 'includeFees')
     const includeFees = given ?? true
     if (typeof includeFees !== 'boolean') {
       return E.left(invalid('includeFees', 'type', { expected: 'boolean' }))

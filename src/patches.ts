@@ -182,9 +182,8 @@ export const applyPatch = (
   guarded('moneySplitPatch', () => {
     const splits = decodeSplits(payment)
     if (E.isLeft(splits)) return splits
-    const isObject = typeof patch === 'object' && patch !== null
-    const entries = isObject ? own(patch, 'moneySplitPatch') : undefined
-    const newGrossAmount = isObject ? own(patch, 'newGrossAmount') : undefined
+    const entries = own(patch, 'moneySplitPatch')
+    const newGrossAmount = own(patch, 'newGrossAmount')
     if (!Array.isArray(entries)) return E.left(invalid('moneySplitPatch', 'type', ARRAY))
     if (typeof newGrossAmount !== 'number') return E.left(invalid('newGrossAmount', 'type', NUMBER))
     const list: ReadonlyArray<unknown> = entries
