@@ -10,6 +10,7 @@ import type { PaymentError } from '../errors.js'
 import { invalid, issue, validationError } from '../errors.js'
 import type { Payment } from '../payment.js'
 import { isPayment } from '../payment.js'
+import { paymentStatuses } from '../status.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../state/trustedState.js'
 import { isTimestamp } from '../codecs/validators.js'
@@ -155,7 +156,7 @@ const paymentOf = (row: unknown): Read<Payment> => {
   // `{ status: 'NoPayment' }` is a state, but no payment a store keeps
   return isPayment(admitted.right)
     ? E.right(admitted.right)
-    : E.left({ ...validationError([issue('state.status', 'not_one_of', { allowed: ['Initiated', 'Reserved', 'Charged', 'Cancelled', 'Refunded'] })]), paymentReferenceID: named })
+    : E.left({ ...validationError([issue('state.status', 'not_one_of', { allowed: [...paymentStatuses] })]), paymentReferenceID: named })
 }
 
 const customerOf = (row: unknown, path: string): Read<CustomerRow> => {
