@@ -245,7 +245,7 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
   if (E.isLeft(checked)) return refuseAll(checked.left)
   const messageId = own(notification, 'messageId')
   if (typeof messageId !== 'string') return refuseAll(validationError([issue('messageId', 'type', { expected: 'string' })]))
-  const { at, catchAllUrl } = checked.right
+  const { at } = checked.right
   // what a world remembers is bounded: 400 days of messages and of booked transactions, each
   // forgotten in O(log n) from the persistent maps the world keeps them in (docs/decisions.md)
   const cutoff = new Date(Date.parse(at) - CAMT054_MEMORY_DAYS * DAY_MS).toISOString().slice(0, 10)
@@ -281,8 +281,8 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
     if (refusal !== undefined) transfer.refusal = refusal
     transfers.push(transfer)
   }
-  const context: EventContext = catchAllUrl === undefined ? { at } : { at, catchAllUrl }
-  const done = applyTransfers(world, transfers, context)
+  // the context as checked (an own catchAllUrl undefined is none): each transfer checks it again
+  const done = applyTransfers(world, transfers, checked.right)
   let next = 0
   const report = transactions.map((t, i): Camt054ReportRow => rowOf(t, duplicate[i] === true ? DUPLICATE : (done.outcomes[next++] as TransferOutcome)))
   const message: Camt054MessageRow = { messageId, at }

@@ -248,9 +248,9 @@ export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx:
     return unchanged({ outcome: 'duplicate' })
   }
   const at = checked.right.at
-  const context: EventContext = checked.right.catchAllUrl === undefined ? { at } : { at, catchAllUrl: checked.right.catchAllUrl }
-  // linear in the file and the world: each transfer on its slice (docs/rules.md C15)
-  const done = applyTransfers(world, rows.map(transferOf), context)
+  // linear in the file and the world: each transfer on its slice (docs/rules.md C15); the context as
+  // checked (an own catchAllUrl undefined is none), which each transfer checks again
+  const done = applyTransfers(world, rows.map(transferOf), checked.right)
   const report = rows.map((r, i) => reportRowOf(r, done.outcomes[i] as OcrOutcome))
   const row: OcrTransmissionRow = { dataSender, transmissionNumber, at }
   const remembered = new Map<string, OcrTransmissionRow>(applied instanceof Map ? (applied as ReadonlyMap<string, OcrTransmissionRow>) : [])
