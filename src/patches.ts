@@ -195,7 +195,7 @@ export const applyPatch = (
     const newAmounts = new Array<number>(m)
     for (let k = 0; k < m; k++) {
       const at = `moneySplitPatch.${String(k)}`
-      const entry = (Object.hasOwn(list, k) ? list[k] : undefined) as PatchEntry | undefined
+      const entry = own(list, k) as PatchEntry | undefined
       if (entry === undefined) return E.left(invalid(at, 'required'))
       if (typeof entry !== 'object' || entry === null) return E.left(invalid(at, 'type', OBJECT))
       splitIDs[k] = own(entry, 'splitID') as number
