@@ -16,6 +16,7 @@ import { issue, paymentError, validationError } from '../errors.js'
 import { ExpiringMap } from '../internal/expiringMap.js'
 import { sameJson } from '../internal/json.js'
 import { isObject, own } from '../internal/own.js'
+import { isRecord } from '../codecs/fields.js'
 import { errorResponse, type HttpResponse } from './responses.js'
 import type { RouteName } from './routes.js'
 import {
@@ -182,7 +183,7 @@ const unquote = (value: string): string | undefined => {
 export const idempotencyKeyOf = (request: unknown): E.Either<PaymentError, string | undefined> => {
   const headers = own(request, 'headers')
   if (headers === undefined) return E.right(undefined)
-  if (!isObject(headers) || Array.isArray(headers)) return E.left(headersFault)
+  if (!isRecord(headers)) return E.left(headersFault)
   const value = own(headers, 'idempotency-key')
   if (value === undefined) return E.right(undefined)
   if (typeof value !== 'string') return E.left(faultOf('type'))

@@ -9,7 +9,8 @@ import * as E from '../internal/either.js'
 import type { Issue, PaymentError } from '../errors.js'
 import { invalid, issue } from '../errors.js'
 import { isHttpUrl, isTimestamp, isUuid } from '../codecs/validators.js'
-import { isObject, own } from '../internal/own.js'
+import { own } from '../internal/own.js'
+import { isRecord } from '../codecs/fields.js'
 
 // -------------------------------------------------------------------------------------
 // errors
@@ -60,7 +61,7 @@ export type ContextExtra = 'kid' | 'reason' | undefined
 export const checkContext = (ctx: unknown, needsId: boolean, extra?: ContextExtra): E.Either<PaymentError, Checked> => {
   let at: unknown, id: unknown, catchAllUrl: unknown, kid: unknown, reason: unknown
   try {
-    if (!isObject(ctx) || Array.isArray(ctx)) return E.left(notAContext)
+    if (!isRecord(ctx)) return E.left(notAContext)
     at = own(ctx, 'at')
     id = needsId ? own(ctx, 'paymentReferenceID') : undefined
     catchAllUrl = own(ctx, 'catchAllUrl')

@@ -15,7 +15,8 @@ import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../state/trustedState.js'
 import { isTimestamp } from '../codecs/validators.js'
 import { NONE } from './outcome.js'
-import { isObject, own } from '../internal/own.js'
+import { own } from '../internal/own.js'
+import { isRecord } from '../codecs/fields.js'
 import {
   idempotencyEntryKey,
   idempotencyTimeOf,
@@ -138,7 +139,7 @@ const texts = <K extends string>(row: unknown, path: string, keys: ReadonlyArray
 /** An own field of a row that must be an object. */
 const object = (row: unknown, path: string, key: string): Read<object> => {
   const v = own(row, key)
-  return isObject(v) && !Array.isArray(v) ? E.right(v) : wrong(`${path}.${key}`, v, 'object')
+  return isRecord(v) ? E.right(v) : wrong(`${path}.${key}`, v, 'object')
 }
 
 /** An own field of a row that may be absent (or SQL's `null`) or a string. */
@@ -274,7 +275,7 @@ const TABLES: ReadonlyArray<Table> = [
  */
 export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
   try {
-    if (!isObject(rows) || Array.isArray(rows)) return E.left(invalid('', 'type', { expected: 'object' }))
+    if (!isRecord(rows)) return E.left(invalid('', 'type', { expected: 'object' }))
     // every list is checked to be one before a row is read
     const lists: Array<ReadonlyArray<unknown>> = []
     for (const [name] of TABLES) {
