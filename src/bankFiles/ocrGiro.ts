@@ -449,13 +449,10 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         head(c, s, n, '09')
         const type = numberOf(c, s, n, 4, 2, 'transactionType')
         if (type !== undefined && (type < 10 || type > 21)) report(c, n, 'type-code', 'transactionType')
-        else if (type !== undefined) t.transactionType = type
+        else t.transactionType = type
         const number = numberOf(c, s, n, 8, 7, 'transactionNumber')
-        if (number !== undefined) {
-          if (number <= assignment.lastTransactionNumber) report(c, n, 'transaction-number', 'transactionNumber')
-          else t.transactionNumber = number
-          assignment.lastTransactionNumber = Math.max(assignment.lastTransactionNumber, number)
-        }
+        if (number !== undefined && number <= assignment.lastTransactionNumber) report(c, n, 'transaction-number', 'transactionNumber')
+        else if (number !== undefined) assignment.lastTransactionNumber = t.transactionNumber = number
         const date = requiredDate(c, s, n, 15, 'netsDate')
         if (date !== undefined) {
           t.netsDate = date
