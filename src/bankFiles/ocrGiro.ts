@@ -467,9 +467,8 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         t.partialSettlementSerialNumber = digitsOf(c, s, n, 26, 5, 'partialSettlementSerialNumber')
         const sign = s.charCodeAt(31)
         const amount = numberOf(c, s, n, 32, 17, 'amount')
-        // `-` marks a credit note: never on 0, never on a reversal (types 18 and 20 carry no sign)
-        if (sign !== ZERO && sign !== 45) report(c, n, 'sign', 'sign')
-        else if (sign === 45 && (amount === 0 || type === 18 || type === 20)) report(c, n, 'sign', 'sign')
+        // `0` or `-`; `-` marks a credit note: never on 0, never on a reversal (types 18 and 20 carry no sign)
+        if (sign !== ZERO && (sign !== 45 || amount === 0 || type === 18 || type === 20)) report(c, n, 'sign', 'sign')
         else if (amount !== undefined) {
           t.amount = sign === 45 ? -amount : amount
           // the end records' totals are the net sum: credit notes deducted, reversals added as they are
