@@ -5,8 +5,9 @@
  * @module ocr
  */
 import * as E from '../internal/either.js'
-import type { Issue, PaymentError } from '../errors.js'
-import { issue, MAX_ISSUES, validationError } from '../errors.js'
+import type { PaymentError } from '../errors.js'
+import { issue, validationError } from '../errors.js'
+import { fail, type Issues } from '../codecs/fields.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -111,17 +112,14 @@ const ZERO = 48
 const NINE = 57
 
 interface Collector {
-  readonly issues: Issue[] & { more?: number }
+  readonly issues: Issues
 }
 
 const report = (c: Collector, line: number, rule: OcrRule, field?: string): void => {
-  if (c.issues.length >= MAX_ISSUES) {
-    c.issues.more = (c.issues.more ?? 0) + 1
-    return
-  }
   const params: Record<string, string> = { format: 'OCR giro record', rule }
   if (field !== undefined) params.field = field
-  c.issues.push(issue(`line.${line}`, 'format', params))
+  // past 100 issues only counted, as every list of issues
+  fail(c.issues, `line.${line}`, 'format', params)
 }
 
 /** True when `s[from, from + length)` is all ASCII digits. */
