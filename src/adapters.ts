@@ -141,9 +141,9 @@ export interface EmmettDecider<S, C, E> {
  */
 export const emmettPaymentDecider: EmmettDecider<PaymentState, EmmettPaymentCommand, EmmettPaymentEvent> = {
   decide: (command, state) => {
-    const isObject = typeof command === 'object' && command !== null
-    const data = isObject ? own(command, 'data') : undefined
-    const type = isObject ? own(command, 'type') : undefined
+    // own() reads nothing of what is no object
+    const data = own(command, 'data')
+    const type = own(command, 'type')
     return decideOrThrow({ ...(typeof data === 'object' && data !== null ? data : {}), type } as Command, state).map(toEmmettEvent)
   },
   evolve: (state, event) => evolve(state, event.data),

@@ -120,9 +120,7 @@ const decideCreate = (env: Envelope, decoded?: PaymentIntentRequest): E.Either<P
   const gateway =
     checked.value !== undefined
       ? checked.value.paymentGateway
-      : typeof rawRequest === 'object' && rawRequest !== null
-        ? own(rawRequest, 'paymentGateway')
-        : undefined
+      : own(rawRequest, 'paymentGateway')
   if (gateway === 'invoice') check(issues, rawKid, '', -1, 'kid', KID_RULE, true)
   const request = checked.value
   if (issues.length > 0 || request === undefined) return E.left(validationError(issues))

@@ -82,7 +82,7 @@ export const proportionalPatch = (
   options?: ProportionalOptions
 ): E.Either<PaymentError, MoneySplitPatch> =>
   guarded('amount', () => {
-    const given = typeof options === 'object' && options !== null ? own(options, 'includeFees') : undefined
+    const given = own(options, 'includeFees')
     const includeFees = given ?? true
     if (typeof includeFees !== 'boolean') {
       return E.left(invalid('includeFees', 'type', { expected: 'boolean' }))
@@ -214,7 +214,7 @@ export const deleteSplitsPatch = (
     splitIDs,
     'splitIDs',
     (ids, issues) => {
-      for (let k = 0; k < ids.length; k++) check(issues, Object.hasOwn(ids, k) ? ids[k] : undefined, 'splitIDs', k, '', POSITIVE, true)
+      for (let k = 0; k < ids.length; k++) check(issues, own(ids, k), 'splitIDs', k, '', POSITIVE, true)
       return ids as ReadonlyArray<number>
     },
     (splits, t) => {
@@ -276,7 +276,7 @@ export const setAmountsPatch = (
       const ids: number[] = new Array<number>(given.length)
       for (let k = 0; k < given.length; k++) {
         const at = `amounts.${k}`
-        const entry = Object.hasOwn(given, k) ? given[k] : undefined
+        const entry = own(given, k)
         if (typeof entry !== 'object' || entry === null) {
           fail(issues, at, 'type', OBJECT)
           continue

@@ -14,6 +14,7 @@ import * as E from './internal/either.js'
 import { invalid, type Issue, type PaymentError } from './errors.js'
 import type { MoneySplit } from './payment.js'
 import { ARRAY, OBJECT } from './codecs/fields.js'
+import { own } from './internal/own.js'
 import { walkMoneySplitPatch, type PatchEntrySink } from './codecs/requestChecks.js'
 
 // -------------------------------------------------------------------------------------
@@ -320,10 +321,7 @@ const SPLIT_FIELDS = ['splitID', 'amount', 'connectedAccountID', 'isFee'] as con
  * @internal
  */
 export const decodeSplits = (payment: unknown): E.Either<PaymentError, ReadonlyArray<MoneySplit>> => {
-  const splits: unknown =
-    typeof payment === 'object' && payment !== null && Object.hasOwn(payment, 'moneySplits')
-      ? (payment as { readonly moneySplits: unknown }).moneySplits
-      : undefined
+  const splits = own(payment, 'moneySplits')
   if (!Array.isArray(splits)) return E.left(invalid('moneySplits', 'type', ARRAY))
   const list: ReadonlyArray<unknown> = splits
   for (let i = 0; i < list.length; i++) {

@@ -182,9 +182,8 @@ export const applyPatch = (
   guarded('moneySplitPatch', () => {
     const splits = decodeSplits(payment)
     if (E.isLeft(splits)) return splits
-    const isObject = typeof patch === 'object' && patch !== null
-    const entries = isObject ? own(patch, 'moneySplitPatch') : undefined
-    const newGrossAmount = isObject ? own(patch, 'newGrossAmount') : undefined
+    const entries = own(patch, 'moneySplitPatch')
+    const newGrossAmount = own(patch, 'newGrossAmount')
     if (!Array.isArray(entries)) return E.left(invalid('moneySplitPatch', 'type', ARRAY))
     if (typeof newGrossAmount !== 'number') return E.left(invalid('newGrossAmount', 'type', NUMBER))
     const list: ReadonlyArray<unknown> = entries
@@ -196,7 +195,7 @@ export const applyPatch = (
     const newAmounts = new Array<number>(m)
     for (let k = 0; k < m; k++) {
       const at = `moneySplitPatch.${String(k)}`
-      const entry = (Object.hasOwn(list, k) ? list[k] : undefined) as PatchEntry | undefined
+      const entry = own(list, k) as PatchEntry | undefined
       if (entry === undefined) return E.left(invalid(at, 'required'))
       if (typeof entry !== 'object' || entry === null) return E.left(invalid(at, 'type', OBJECT))
       splitIDs[k] = own(entry, 'splitID') as number

@@ -5,8 +5,9 @@
  * @module ocr
  */
 import * as E from '../internal/either.js'
-import type { Issue, PaymentError } from '../errors.js'
-import { issue, MAX_ISSUES, paymentError, validationError } from '../errors.js'
+import type { PaymentError } from '../errors.js'
+import { issue, validationError } from '../errors.js'
+import { fail, type Issues } from '../codecs/fields.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -111,17 +112,14 @@ const ZERO = 48
 const NINE = 57
 
 interface Collector {
-  readonly issues: Issue[] & { more?: number }
+  readonly issues: Issues
 }
 
 const report = (c: Collector, line: number, rule: OcrRule, field?: string): void => {
-  if (c.issues.length >= MAX_ISSUES) {
-    c.issues.more = (c.issues.more ?? 0) + 1
-    return
-  }
   const params: Record<string, string> = { format: 'OCR giro record', rule }
   if (field !== undefined) params.field = field
-  c.issues.push(issue(`line.${line}`, 'format', params))
+  // past 100 issues only counted, as every list of issues
+  fail(c.issues, `line.${line}`, 'format', params)
 }
 
 /** True when `s[from, from + length)` is all ASCII digits. */
@@ -162,7 +160,6 @@ const filler = (c: Collector, s: string, n: number, from: number): void => {
 }
 
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-const two = (v: number): string => (v < 10 ? `0${v}` : String(v))
 
 /**
  * A `DDMMYY` date as `YYYY-MM-DD`: years 69–99 are 1969–1999, 00–68 are 2000–2068 (the POSIX
@@ -172,15 +169,17 @@ const two = (v: number): string => (v < 10 ? `0${v}` : String(v))
 const dateOf = (s: string, from: number): string | null | undefined => {
   if (!allDigits(s, from, 6)) return undefined
   if (allZeros(s, from, 6)) return null
-  const day = Number(s.slice(from, from + 2))
-  const month = Number(s.slice(from + 2, from + 4))
+  const dd = s.slice(from, from + 2)
+  const mm = s.slice(from + 2, from + 4)
+  const day = Number(dd)
+  const month = Number(mm)
   const yy = Number(s.slice(from + 4, from + 6))
   const year = yy < 69 ? 2000 + yy : 1900 + yy
   if (month < 1 || month > 12 || day < 1) return undefined
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
   const max = month === 2 && !leap ? 28 : (DAYS[month - 1] as number)
   if (day > max) return undefined
-  return `${year}-${two(month)}-${two(day)}`
+  return `${year}-${mm}-${dd}`
 }
 
 const requiredDate = (c: Collector, s: string, n: number, from: number, field: string): string | undefined => {
@@ -223,18 +222,31 @@ const textOf = (c: Collector, s: string, n: number, from: number, length: number
   return s.slice(from, last + 1)
 }
 
-/** The record's head: `NY`, the service code it must have, the record type. */
-const headOk = (c: Collector, s: string, n: number, service: '00' | '09'): boolean => {
-  let ok = true
-  if (s.charCodeAt(0) !== 78 || s.charCodeAt(1) !== 89) {
-    report(c, n, 'format-code')
-    ok = false
-  }
-  if (s.slice(2, 4) !== service) {
-    report(c, n, 'service-code')
-    ok = false
-  }
-  return ok
+/**
+ * The record's head: `NY`, the service code it must have; for a start or end record (`field` names
+ * its type code) also the type code `00`.
+ */
+const head = (c: Collector, s: string, n: number, service: '00' | '09', field?: string): void => {
+  if (s.charCodeAt(0) !== 78 || s.charCodeAt(1) !== 89) report(c, n, 'format-code')
+  if (s.slice(2, 4) !== service) report(c, n, 'service-code')
+  if (field !== undefined && s.slice(4, 6) !== '00') report(c, n, 'type-code', field)
+}
+
+/**
+ * The totals of an end record (an assignment's or the transmission's): the number of
+ * transactions, of records and the total amount, each checked against what was counted, and the
+ * record's NETS date (returned; `undefined` when it is not one). The filler from `fill`.
+ */
+const totals = (c: Collector, s: string, n: number, fill: number, transactions: number, records: number, total: number): string | undefined => {
+  const count = numberOf(c, s, n, 8, 8, 'numberOfTransactions')
+  const recordCount = numberOf(c, s, n, 16, 8, 'numberOfRecords')
+  const sum = numberOf(c, s, n, 24, 17, 'totalAmount')
+  const made = requiredDate(c, s, n, 41, 'netsDate')
+  filler(c, s, n, fill)
+  if (count !== undefined && count !== transactions) report(c, n, 'transaction-count', 'numberOfTransactions')
+  if (recordCount !== undefined && recordCount !== records) report(c, n, 'record-count', 'numberOfRecords')
+  if (sum !== undefined && sum !== total) report(c, n, 'total-amount', 'totalAmount')
+  return made
 }
 
 interface PendingTransaction {
@@ -255,15 +267,12 @@ interface PendingTransaction {
   bankDate?: string
   debitAccount?: string
   freeText?: string
-  // which items were read
-  items: number
 }
 
 interface PendingAssignment {
-  line: number
-  assignmentNumber?: string
-  agreementId?: string
-  account?: string
+  assignmentNumber: string | undefined
+  agreementId: string | undefined
+  account: string | undefined
   transactions: OcrTransaction[]
   records: number
   total: number
@@ -278,8 +287,7 @@ interface PendingAssignment {
 /** An amount item after the first: counted, its head checked, its type and number the transaction's it continues. */
 const continueItem = (c: Collector, s: string, n: number, assignment: PendingAssignment, t: PendingTransaction): void => {
   assignment.records++
-  t.items++
-  headOk(c, s, n, '09')
+  head(c, s, n, '09')
   const type = numberOf(c, s, n, 4, 2, 'transactionType')
   if (type !== undefined && type !== t.transactionType) report(c, n, 'transaction-type', 'transactionType')
   const number = numberOf(c, s, n, 8, 7, 'transactionNumber')
@@ -347,17 +355,11 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
   const closeTransaction = (a: PendingAssignment): void => {
     const t = a.current
     a.current = undefined
-    if (t === undefined) return
-    if (
-      t.transactionNumber === undefined || t.transactionType === undefined || t.kid === undefined ||
-      t.amount === undefined || t.netsDate === undefined || t.centreId === undefined || t.dayCode === undefined ||
-      t.partialSettlementNumber === undefined || t.partialSettlementSerialNumber === undefined || t.cardDrawer === undefined ||
-      t.formNumber === undefined || t.archiveReference === undefined || t.reserved === undefined || t.debitAccount === undefined ||
-      (hasItem3(t.transactionType) && t.freeText === undefined)
-    ) {
-      return
-    }
-    const done: OcrTransaction = {
+    // Every field a transaction lacks (a field that is not one, an item that never came) was
+    // reported where it was missed: the file is then refused and its transactions never seen, so
+    // a transaction is kept only while nothing has been reported, and is then whole.
+    if (t === undefined || c.issues.length > 0) return
+    const done = {
       transactionNumber: t.transactionNumber,
       transactionType: t.transactionType,
       kid: t.kid,
@@ -375,7 +377,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
       debitAccount: t.debitAccount,
       ...(t.freeText !== undefined ? { freeText: t.freeText } : {}),
       line: t.line
-    }
+    } as OcrTransaction
     a.transactions.push(done)
   }
 
@@ -403,8 +405,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
     switch (recordType) {
       case '10': {
         if (state !== 'start') report(c, n, 'record-order')
-        headOk(c, s, n, '00')
-        if (s.slice(4, 6) !== '00') report(c, n, 'type-code', 'transmissionType')
+        head(c, s, n, '00', 'transmissionType')
         dataSender = digitsOf(c, s, n, 8, 8, 'dataSender')
         transmissionNumber = digitsOf(c, s, n, 16, 7, 'transmissionNumber')
         dataRecipient = digitsOf(c, s, n, 23, 8, 'dataRecipient')
@@ -415,8 +416,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
       case '20': {
         if (state !== 'transmission') report(c, n, 'record-order')
         if (assignment !== undefined) closeTransaction(assignment)
-        headOk(c, s, n, '09')
-        if (s.slice(4, 6) !== '00') report(c, n, 'type-code', 'assignmentType')
+        head(c, s, n, '09', 'assignmentType')
         const agreementId = digitsOf(c, s, n, 8, 9, 'agreementId')
         const assignmentNumber = digitsOf(c, s, n, 17, 7, 'assignmentNumber')
         const account = digitsOf(c, s, n, 24, 11, 'account')
@@ -426,10 +426,8 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
           if (v <= lastAssignmentNumber) report(c, n, 'assignment-number', 'assignmentNumber')
           lastAssignmentNumber = v
         }
-        assignment = { line: n, transactions: [], records: 1, total: 0, lastTransactionNumber: 0, itemsOne: 0 }
-        if (assignmentNumber !== undefined) assignment.assignmentNumber = assignmentNumber
-        if (agreementId !== undefined) assignment.agreementId = agreementId
-        if (account !== undefined) assignment.account = account
+        // a field that is not one (undefined) was reported: the file is refused, the assignment never kept
+        assignment = { assignmentNumber, agreementId, account, transactions: [], records: 1, total: 0, lastTransactionNumber: 0, itemsOne: 0 }
         state = 'assignment'
         break
       }
@@ -444,18 +442,15 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         assignment.records++
         assignment.itemsOne++
         transactions++
-        const t: PendingTransaction = { line: n, items: 1 }
+        const t: PendingTransaction = { line: n }
         assignment.current = t
-        headOk(c, s, n, '09')
+        head(c, s, n, '09')
         const type = numberOf(c, s, n, 4, 2, 'transactionType')
         if (type !== undefined && (type < 10 || type > 21)) report(c, n, 'type-code', 'transactionType')
-        else if (type !== undefined) t.transactionType = type
+        else t.transactionType = type
         const number = numberOf(c, s, n, 8, 7, 'transactionNumber')
-        if (number !== undefined) {
-          if (number <= assignment.lastTransactionNumber) report(c, n, 'transaction-number', 'transactionNumber')
-          else t.transactionNumber = number
-          assignment.lastTransactionNumber = Math.max(assignment.lastTransactionNumber, number)
-        }
+        if (number !== undefined && number <= assignment.lastTransactionNumber) report(c, n, 'transaction-number', 'transactionNumber')
+        else if (number !== undefined) assignment.lastTransactionNumber = t.transactionNumber = number
         const date = requiredDate(c, s, n, 15, 'netsDate')
         if (date !== undefined) {
           t.netsDate = date
@@ -470,9 +465,8 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         t.partialSettlementSerialNumber = digitsOf(c, s, n, 26, 5, 'partialSettlementSerialNumber')
         const sign = s.charCodeAt(31)
         const amount = numberOf(c, s, n, 32, 17, 'amount')
-        // `-` marks a credit note: never on 0, never on a reversal (types 18 and 20 carry no sign)
-        if (sign !== ZERO && sign !== 45) report(c, n, 'sign', 'sign')
-        else if (sign === 45 && (amount === 0 || type === 18 || type === 20)) report(c, n, 'sign', 'sign')
+        // `0` or `-`; `-` marks a credit note: never on 0, never on a reversal (types 18 and 20 carry no sign)
+        if (sign !== ZERO && (sign !== 45 || amount === 0 || type === 18 || type === 20)) report(c, n, 'sign', 'sign')
         else if (amount !== undefined) {
           t.amount = sign === 45 ? -amount : amount
           // the end records' totals are the net sum: credit notes deducted, reversals added as they are
@@ -527,32 +521,25 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         assignment.records++
         const a = assignment
         assignment = undefined
-        headOk(c, s, n, '09')
-        if (s.slice(4, 6) !== '00') report(c, n, 'type-code', 'assignmentType')
-        const count = numberOf(c, s, n, 8, 8, 'numberOfTransactions')
-        const recordCount = numberOf(c, s, n, 16, 8, 'numberOfRecords')
-        const sum = numberOf(c, s, n, 24, 17, 'totalAmount')
-        const made = requiredDate(c, s, n, 41, 'netsDate')
+        head(c, s, n, '09', 'assignmentType')
+        const made = totals(c, s, n, 59, a.itemsOne, a.records, a.total)
         const earliest = dateOf(s, 47)
         const latest = dateOf(s, 53)
-        filler(c, s, n, 59)
-        if (count !== undefined && count !== a.itemsOne) report(c, n, 'transaction-count', 'numberOfTransactions')
-        if (recordCount !== undefined && recordCount !== a.records) report(c, n, 'record-count', 'numberOfRecords')
-        if (sum !== undefined && sum !== a.total) report(c, n, 'total-amount', 'totalAmount')
         if (earliest === undefined || (a.earliest === undefined ? earliest !== null : earliest !== a.earliest)) {
           report(c, n, 'earliest-date', 'earliestNetsDate')
         }
         if (latest === undefined || (a.latest === undefined ? latest !== null : latest !== a.latest)) {
           report(c, n, 'latest-date', 'latestNetsDate')
         }
-        if (a.assignmentNumber !== undefined && a.agreementId !== undefined && a.account !== undefined && made !== undefined) {
+        // as a transaction: a field it lacks was reported, and the file refused
+        if (c.issues.length === 0) {
           assignments.push({
             assignmentNumber: a.assignmentNumber,
             agreementId: a.agreementId,
             account: a.account,
             netsDate: made,
             transactions: a.transactions
-          })
+          } as OcrAssignment)
         }
         break
       }
@@ -562,16 +549,8 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
           closeTransaction(assignment)
           assignment = undefined
         }
-        headOk(c, s, n, '00')
-        if (s.slice(4, 6) !== '00') report(c, n, 'type-code', 'transmissionType')
-        const count = numberOf(c, s, n, 8, 8, 'numberOfTransactions')
-        const recordCount = numberOf(c, s, n, 16, 8, 'numberOfRecords')
-        const sum = numberOf(c, s, n, 24, 17, 'totalAmount')
-        netsDate = requiredDate(c, s, n, 41, 'netsDate')
-        filler(c, s, n, 47)
-        if (count !== undefined && count !== transactions) report(c, n, 'transaction-count', 'numberOfTransactions')
-        if (recordCount !== undefined && recordCount !== records) report(c, n, 'record-count', 'numberOfRecords')
-        if (sum !== undefined && sum !== total) report(c, n, 'total-amount', 'totalAmount')
+        head(c, s, n, '00', 'transmissionType')
+        netsDate = totals(c, s, n, 47, transactions, records, total)
         state = 'done'
         break
       }
@@ -581,14 +560,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
   }
   if (state !== 'done' && length > start) report(c, lineNumber + 1, 'truncated')
   if (!Number.isSafeInteger(total)) report(c, lineNumber, 'amount-range', 'totalAmount')
-  if (
-    c.issues.length > 0 ||
-    transmissionNumber === undefined ||
-    dataSender === undefined ||
-    dataRecipient === undefined ||
-    netsDate === undefined
-  ) {
-    return E.left(c.issues.length > 0 ? validationError(c.issues) : paymentError('ValidationFailed', 'The input is not valid.'))
-  }
-  return E.right({ transmissionNumber, dataSender, dataRecipient, netsDate, assignments })
+  // with nothing reported, the file had its start record and its end record, each whole
+  if (c.issues.length > 0) return E.left(validationError(c.issues))
+  return E.right({ transmissionNumber, dataSender, dataRecipient, netsDate, assignments } as OcrTransmission)
 }

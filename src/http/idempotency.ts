@@ -16,6 +16,7 @@ import { issue, paymentError, validationError } from '../errors.js'
 import { ExpiringMap } from '../internal/expiringMap.js'
 import { sameJson } from '../internal/json.js'
 import { isObject, own } from '../internal/own.js'
+import { isRecord } from '../codecs/fields.js'
 import { errorResponse, type HttpResponse } from './responses.js'
 import type { RouteName } from './routes.js'
 import {
@@ -182,7 +183,7 @@ const unquote = (value: string): string | undefined => {
 export const idempotencyKeyOf = (request: unknown): E.Either<PaymentError, string | undefined> => {
   const headers = own(request, 'headers')
   if (headers === undefined) return E.right(undefined)
-  if (!isObject(headers) || Array.isArray(headers)) return E.left(headersFault)
+  if (!isRecord(headers)) return E.left(headersFault)
   const value = own(headers, 'idempotency-key')
   if (value === undefined) return E.right(undefined)
   if (typeof value !== 'string') return E.left(faultOf('type'))
@@ -237,6 +238,21 @@ export type KeyCheck =
     }
 
 /**
+ * The key a request is kept under: its `idempotency-key` (as read) and the context's
+ * `idempotencyScope` when it gives one; `undefined` without the header. `Left` for a header that is
+ * no key, then for a scope that is no string (read only when there is a key).
+ *
+ * @internal
+ */
+export const keyedBy = (request: unknown, ctx: unknown): E.Either<PaymentError, { readonly scope?: string; readonly key: string } | undefined> => {
+  const key = idempotencyKeyOf(request)
+  if (E.isLeft(key) || key.right === undefined) return key as E.Either<PaymentError, undefined>
+  const scope = own(ctx, 'idempotencyScope')
+  if (scope === undefined) return E.right({ key: key.right })
+  return typeof scope === 'string' ? E.right({ scope, key: key.right }) : E.left(scopeFault)
+}
+
+/**
  * Checks the `idempotency-key` of a `POST` whose route and context were found good (docs/rules.md
  * C13): the header (400), the context's `idempotencyScope` (500 `InvalidContext`), then the key
  * (as read: `"abc"` and `abc` are one): a remembered one with the same method, path and body
@@ -255,23 +271,20 @@ export type KeyCheck =
  */
 export const checkIdempotencyKey = (world: World, request: unknown, ctx: unknown, route: RouteName, at: string): KeyCheck => {
   const now = Date.parse(at)
-  const key = idempotencyKeyOf(request)
-  if (E.isLeft(key)) return { kind: 'answer', response: errorResponse(route, key.left) }
-  if (key.right === undefined) return { kind: 'run', now }
-  const scope = own(ctx, 'idempotencyScope')
-  if (scope !== undefined && typeof scope !== 'string') return { kind: 'answer', response: errorResponse(route, scopeFault) }
+  const keyed = keyedBy(request, ctx)
+  if (E.isLeft(keyed)) return { kind: 'answer', response: errorResponse(route, keyed.left) }
+  if (keyed.right === undefined) return { kind: 'run', now }
   const method = own(request, 'method') as string
   const path = own(request, 'path') as string
   const body = own(request, 'body')
-  const stored = keptOf(world, idempotencyEntryKey(scope, key.right))
+  const stored = keptOf(world, idempotencyEntryKey(keyed.right.scope, keyed.right.key))
   if (stored !== undefined && !expired(stored, now)) {
     const first = own(stored, 'request')
     const same = own(first, 'method') === method && own(first, 'path') === path && sameJson(own(first, 'body'), body)
     return { kind: 'answer', response: same ? copyResponse(own(stored, 'response') as HttpResponse) : errorResponse(route, reused) }
   }
   const record = {
-    ...(scope !== undefined ? { scope } : {}),
-    key: key.right,
+    ...keyed.right,
     at,
     request: { method, path, ...(body !== undefined ? { body: copyJson(body) } : {}) }
   }

@@ -88,18 +88,16 @@ export interface WebhookMessage {
  */
 export const webhookMessage = (delivery: StoredDelivery, options: WebhookMessageOptions): WebhookMessage => {
   const urlIn = own(delivery, 'url')
-  const idIn = own(delivery, 'id')
-  const bodyIn = own(delivery, 'body')
+  let id = own(delivery, 'id')
+  let body = own(delivery, 'body')
   const t = own(options, 'timestamp')
   const timestamp = Number.isSafeInteger(t) && (t as number) >= 0 ? (t as number) : 0
-  let id = typeof idIn === 'string' ? idIn : ''
-  let body = typeof bodyIn === 'string' ? bodyIn : 'null'
-  if (typeof idIn !== 'string' || typeof bodyIn !== 'string') {
+  if (typeof id !== 'string' || typeof body !== 'string') {
     // a delivery built by hand: its payload gives what it lacks
     const payload = own(delivery, 'payload')
     const eventID = own(payload, 'eventID')
-    if (typeof idIn !== 'string' && typeof eventID === 'string') id = eventID
-    if (typeof bodyIn !== 'string') {
+    if (typeof id !== 'string') id = typeof eventID === 'string' ? eventID : ''
+    if (typeof body !== 'string') {
       try {
         body = JSON.stringify(payload) ?? 'null'
       } catch {
@@ -110,9 +108,9 @@ export const webhookMessage = (delivery: StoredDelivery, options: WebhookMessage
   }
   return {
     url: typeof urlIn === 'string' ? urlIn : '',
-    id,
+    id: id as string,
     timestamp,
-    body,
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp) }
+    body: body as string,
+    headers: { 'content-type': 'application/json', 'webhook-id': id as string, 'webhook-timestamp': String(timestamp) }
   }
 }

@@ -8,18 +8,15 @@ import * as E from '../internal/either.js'
 import { isObject, own } from '../internal/own.js'
 import { noKeys, type RowKeys } from '../service/rows.js'
 import { keyOf } from '../service/world.js'
-import { idempotencyKeyOf } from './idempotency.js'
+import { keyedBy } from './idempotency.js'
 import { readFindQuery } from './reads.js'
 import { matchRoute } from './routes.js'
 import type { HandleContext, HttpRequest } from './handle.js'
 
 /** The `{ scope, key }` of a `POST`'s `idempotency-key`, when it has a valid one (and the scope is a string or absent). */
 const idempotencyOf = (request: unknown, ctx: unknown): RowKeys['idempotency'] => {
-  const key = idempotencyKeyOf(request)
-  if (E.isLeft(key) || key.right === undefined) return undefined
-  const scope = own(ctx, 'idempotencyScope')
-  if (scope !== undefined && typeof scope !== 'string') return undefined
-  return scope === undefined ? { key: key.right } : { scope, key: key.right }
+  const keyed = keyedBy(request, ctx)
+  return E.isLeft(keyed) ? undefined : keyed.right
 }
 
 const strings = (...values: ReadonlyArray<unknown>): ReadonlyArray<string> => values.filter((v): v is string => typeof v === 'string')

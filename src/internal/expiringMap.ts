@@ -38,6 +38,15 @@ const orderable = (time: number): number => (typeof time === 'number' && !Number
 // -------------------------------------------------------------------------------------
 
 /**
+ * Where a map keeps its two trees: own properties under symbols only this module holds, neither
+ * enumerable nor writable (so `Object.keys`, JSON, a spread and `toEqual` see none, and nothing
+ * changes them). Plain properties, not `#private` fields: a browser bundle for ES2020 compiles
+ * those into `WeakMap` helpers (docs/performance.md, "Bundle sizes").
+ */
+const BY_KEY = Symbol('byKey')
+const BY_TIME = Symbol('byTime')
+
+/**
  * A persistent `ReadonlyMap<string, V>` whose entries carry a time (see the module doc): lookups,
  * {@link ExpiringMap.with}, {@link ExpiringMap.without} in O(log n); {@link ExpiringMap.withoutUntil}
  * in O(log n) per entry it forgets.
@@ -52,12 +61,12 @@ const orderable = (time: number): number => (typeof time === 'number' && !Number
  * assert.strictEqual(one.get('a'), 'first') // the map given is unchanged
  */
 export class ExpiringMap<V> implements ReadonlyMap<string, V> {
-  readonly #byKey: Tree<string, Slot<V>>
-  readonly #byTime: Tree<Due, V>
+  declare readonly [BY_KEY]: Tree<string, Slot<V>>
+  declare readonly [BY_TIME]: Tree<Due, V>
 
   private constructor(byKey: Tree<string, Slot<V>>, byTime: Tree<Due, V>) {
-    this.#byKey = byKey
-    this.#byTime = byTime
+    Object.defineProperty(this, BY_KEY, { value: byKey })
+    Object.defineProperty(this, BY_TIME, { value: byTime })
   }
 
   /**
@@ -83,9 +92,7 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
    * assert.deepStrictEqual([...m], [['b', 1], ['a', 2]])
    */
   static from<V>(entries: Iterable<readonly [string, V]>, timeOf: (value: V) => number): ExpiringMap<V> {
-    const last = new Map<string, V>()
-    for (const [key, value] of entries) last.set(key, value)
-    const slots = [...last].map(([key, value]) => ({ key, value, time: orderable(timeOf(value)) }))
+    const slots = [...new Map(entries)].map(([key, value]) => ({ key, value, time: orderable(timeOf(value)) }))
     const byKey = fromSorted(slots.sort((a, b) => byText(a.key, b.key)).map((s) => [s.key, { value: s.value, time: s.time }] as const))
     const byTime = fromSorted(slots.sort(byDue).map((s) => [{ time: s.time, key: s.key }, s.value] as const))
     return new ExpiringMap(byKey, byTime)
@@ -93,17 +100,17 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
 
   /** The number of entries. */
   get size(): number {
-    return sizeOf(this.#byKey)
+    return sizeOf(this[BY_KEY])
   }
 
   /** The value of `key`, if any: O(log n). */
   get(key: string): V | undefined {
-    return typeof key === 'string' ? lookup(this.#byKey, key, byText)?.value.value : undefined
+    return typeof key === 'string' ? lookup(this[BY_KEY], key, byText)?.value.value : undefined
   }
 
   /** Whether `key` has an entry: O(log n). */
   has(key: string): boolean {
-    return typeof key === 'string' && lookup(this.#byKey, key, byText) !== undefined
+    return typeof key === 'string' && lookup(this[BY_KEY], key, byText) !== undefined
   }
 
   /**
@@ -118,9 +125,9 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
    */
   with(key: string, value: V, time: number): ExpiringMap<V> {
     const due = { time: orderable(time), key }
-    const old = lookup(this.#byKey, key, byText)
-    const byTime = old === undefined ? this.#byTime : remove(this.#byTime, { time: old.value.time, key }, byDue)
-    return new ExpiringMap(insert(this.#byKey, key, { value, time: due.time }, byText), insert(byTime, due, value, byDue))
+    const old = lookup(this[BY_KEY], key, byText)
+    const byTime = old === undefined ? this[BY_TIME] : remove(this[BY_TIME], { time: old.value.time, key }, byDue)
+    return new ExpiringMap(insert(this[BY_KEY], key, { value, time: due.time }, byText), insert(byTime, due, value, byDue))
   }
 
   /**
@@ -134,9 +141,9 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
    * assert.strictEqual(m.without('b'), m)
    */
   without(key: string): ExpiringMap<V> {
-    const old = typeof key === 'string' ? lookup(this.#byKey, key, byText) : undefined
+    const old = typeof key === 'string' ? lookup(this[BY_KEY], key, byText) : undefined
     if (old === undefined) return this
-    return new ExpiringMap(remove(this.#byKey, key, byText), remove(this.#byTime, { time: old.value.time, key }, byDue))
+    return new ExpiringMap(remove(this[BY_KEY], key, byText), remove(this[BY_TIME], { time: old.value.time, key }, byDue))
   }
 
   /**
@@ -152,10 +159,10 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
    * assert.strictEqual(m.withoutUntil(-1).withoutUntil(-1), m.withoutUntil(-1))
    */
   withoutUntil(cutoff: number): ExpiringMap<V> {
-    let oldest = min(this.#byTime)
+    let oldest = min(this[BY_TIME])
     if (oldest === undefined || !(oldest.key.time <= cutoff)) return this
-    let byKey = this.#byKey
-    let byTime = this.#byTime
+    let byKey = this[BY_KEY]
+    let byTime = this[BY_TIME]
     while (oldest !== undefined && oldest.key.time <= cutoff) {
       byKey = remove(byKey, oldest.key.key, byText)
       byTime = removeMin(byTime)
@@ -166,19 +173,19 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
 
   /** The entries, oldest first (by time, then key). */
   *entries(): MapIterator<[string, V]> {
-    for (const [due, value] of entriesOf(this.#byTime)) yield [due.key, value]
+    for (const [due, value] of entriesOf(this[BY_TIME])) yield [due.key, value]
     return undefined
   }
 
   /** The keys, oldest first. */
   *keys(): MapIterator<string> {
-    for (const [due] of entriesOf(this.#byTime)) yield due.key
+    for (const [due] of entriesOf(this[BY_TIME])) yield due.key
     return undefined
   }
 
   /** The values, oldest first. */
   *values(): MapIterator<V> {
-    for (const [, value] of entriesOf(this.#byTime)) yield value
+    for (const [, value] of entriesOf(this[BY_TIME])) yield value
     return undefined
   }
 
@@ -188,7 +195,7 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
 
   /** Calls `f` with each entry, oldest first, as `Map.prototype.forEach` does. */
   forEach(f: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
-    for (const [due, value] of entriesOf(this.#byTime)) f.call(thisArg, value, due.key, this)
+    for (const [due, value] of entriesOf(this[BY_TIME])) f.call(thisArg, value, due.key, this)
   }
 
   get [Symbol.toStringTag](): string {
@@ -205,6 +212,6 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
    * assert.strictEqual(ExpiringMap.treesOf(ExpiringMap.empty<number>().with('a', 1, 5)).byKey?.key, 'a')
    */
   static treesOf<V>(m: ExpiringMap<V>): { readonly byKey: Tree<string, Slot<V>>; readonly byTime: Tree<Due, V> } {
-    return { byKey: m.#byKey, byTime: m.#byTime }
+    return { byKey: m[BY_KEY], byTime: m[BY_TIME] }
   }
 }

@@ -125,12 +125,6 @@ export const min = <K, V>(t: Tree<K, V>): Node<K, V> | undefined => {
   return at
 }
 
-const max = <K, V>(t: Node<K, V>): Node<K, V> => {
-  let at = t
-  while (at.right !== undefined) at = at.right
-  return at
-}
-
 /**
  * The entries in key order (an explicit stack: no recursion, O(log n) memory).
  *
@@ -197,17 +191,13 @@ export const removeMin = <K, V>(t: Tree<K, V>): Tree<K, V> => {
   return balance(t.key, t.value, removeMin(t.left), t.right)
 }
 
-const removeMax = <K, V>(t: Node<K, V>): Tree<K, V> =>
-  t.right === undefined ? t.left : balance(t.key, t.value, t.left, removeMax(t.right))
-
-/** Two trees, every key of `l` before every key of `r`, as one (the node between them removed). */
+/**
+ * Two trees, every key of `l` before every key of `r`, as one (the node between them removed): the
+ * least entry of `r` takes its place, and `balance` restores the sizes, as after any removal.
+ */
 const glue = <K, V>(l: Tree<K, V>, r: Tree<K, V>): Tree<K, V> => {
   if (l === undefined) return r
   if (r === undefined) return l
-  if (l.size > r.size) {
-    const m = max(l)
-    return balance(m.key, m.value, removeMax(l), r)
-  }
   const m = min(r) as Node<K, V>
   return balance(m.key, m.value, l, removeMin(r))
 }

@@ -15,7 +15,7 @@ import { own } from '../internal/own.js'
 import { followedBy, NONE, noChanges, type Outcome, type PaymentChange } from './outcome.js'
 import type { EventContext } from './operation.js'
 import { receiveTransferByKid } from './transfers.js'
-import { keyOf, type Deliveries, type World } from './world.js'
+import { keyOf, openInvoiceKeysByKid, type Deliveries, type World } from './world.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -103,20 +103,6 @@ export const applyTransfer = (world: World, transfer: BankTransfer, ctx: EventCo
   return { ...done, outcome }
 }
 
-/** The keys of the open invoices by KID, as `openInvoicesWithKid` finds them. */
-const openByKid = (world: World): Map<string, string[]> => {
-  const open = new Map<string, string[]>()
-  for (const [k, p] of world.payments) {
-    if (own(p, 'kind') !== 'invoice' || own(p, 'status') !== 'Initiated') continue
-    const kid = own(p, 'kid')
-    if (typeof kid !== 'string') continue
-    const keys = open.get(kid)
-    if (keys === undefined) open.set(kid, [k])
-    else keys.push(k)
-  }
-  return open
-}
-
 /**
  * Applies the transfers of a bank file in order, each as {@link applyTransfer} applies it, and
  * gives the payments after all of them, an outcome per transfer, the webhooks and the events. The
@@ -136,7 +122,7 @@ const openByKid = (world: World): Map<string, string[]> => {
  * assert.strictEqual(applied.changes.length, 0)
  */
 export const applyTransfers = (world: World, transfers: ReadonlyArray<BankTransfer>, ctx: EventContext): TransfersApplied => {
-  const open = openByKid(world)
+  const open = openInvoiceKeysByKid(world)
   const changed = new Map<string, Payment>()
   // one change per payment, from its version before the file, even when the file pays it twice
   const changes = new Map<string, PaymentChange>()

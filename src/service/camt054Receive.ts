@@ -13,7 +13,7 @@ import { own } from '../internal/own.js'
 import type { Camt054Notification, Camt054Refusal, Camt054Transaction } from '../bankFiles/camt054Model.js'
 import { applyTransfers, type BankTransfer, type TransferOutcome } from './bankTransfers.js'
 import { checkContext, unreadable } from './context.js'
-import type { OcrReportRow } from './ocrReceive.js'
+import { reportRowOf, type OcrReportRow } from './ocrReceive.js'
 import type { EventContext } from './operation.js'
 import { NONE, noChanges, type Camt054Changes, type Outcome } from './outcome.js'
 import { noCamt054Keys, type Camt054RowKeys } from './rows.js'
@@ -102,21 +102,8 @@ const DUPLICATE = { outcome: 'duplicate' } as const
 const noCamt054Changes: Camt054Changes = Object.freeze({ ...noChanges, camt054Messages: NONE, camt054Transactions: NONE })
 
 /** A transaction's report row: its number, KID (`''` when it has none) and amount, and what became of it. */
-const rowOf = (t: Camt054Transaction, o: TransferOutcome | typeof DUPLICATE): Camt054ReportRow => {
-  const transactionNumber = own(t, 'transactionNumber') as number
-  const kid = (own(t, 'kid') as string | undefined) ?? ''
-  const amount = own(t, 'amount') as number
-  switch (o.outcome) {
-    case 'matched':
-      return { transactionNumber, kid, amount, outcome: 'matched', paymentReferenceID: o.paymentReferenceID }
-    case 'refused':
-      return { transactionNumber, kid, amount, outcome: 'refused', error: o.error }
-    case 'unmatched':
-      return { transactionNumber, kid, amount, outcome: 'unmatched' }
-    case 'duplicate':
-      return { transactionNumber, kid, amount, outcome: 'duplicate' }
-  }
-}
+const rowOf = (t: Camt054Transaction, o: TransferOutcome | typeof DUPLICATE): Camt054ReportRow =>
+  reportRowOf({ transactionNumber: own(t, 'transactionNumber') as number, kid: (own(t, 'kid') as string | undefined) ?? '', amount: own(t, 'amount') as number }, o)
 
 /** The transactions of a notification in document order, read through own properties only. */
 const transactionsOf = (notification: unknown): Camt054Transaction[] => {
@@ -258,7 +245,7 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
   if (E.isLeft(checked)) return refuseAll(checked.left)
   const messageId = own(notification, 'messageId')
   if (typeof messageId !== 'string') return refuseAll(validationError([issue('messageId', 'type', { expected: 'string' })]))
-  const { at, catchAllUrl } = checked.right
+  const { at } = checked.right
   // what a world remembers is bounded: 400 days of messages and of booked transactions, each
   // forgotten in O(log n) from the persistent maps the world keeps them in (docs/decisions.md)
   const cutoff = new Date(Date.parse(at) - CAMT054_MEMORY_DAYS * DAY_MS).toISOString().slice(0, 10)
@@ -294,8 +281,8 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
     if (refusal !== undefined) transfer.refusal = refusal
     transfers.push(transfer)
   }
-  const context: EventContext = catchAllUrl === undefined ? { at } : { at, catchAllUrl }
-  const done = applyTransfers(world, transfers, context)
+  // the context as checked (an own catchAllUrl undefined is none): each transfer checks it again
+  const done = applyTransfers(world, transfers, checked.right)
   let next = 0
   const report = transactions.map((t, i): Camt054ReportRow => rowOf(t, duplicate[i] === true ? DUPLICATE : (done.outcomes[next++] as TransferOutcome)))
   const message: Camt054MessageRow = { messageId, at }

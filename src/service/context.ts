@@ -9,7 +9,8 @@ import * as E from '../internal/either.js'
 import type { Issue, PaymentError } from '../errors.js'
 import { invalid, issue } from '../errors.js'
 import { isHttpUrl, isTimestamp, isUuid } from '../codecs/validators.js'
-import { isObject, own } from '../internal/own.js'
+import { own } from '../internal/own.js'
+import { isRecord } from '../codecs/fields.js'
 
 // -------------------------------------------------------------------------------------
 // errors
@@ -51,30 +52,6 @@ const notAContext: PaymentError = invalidContext([issue('', 'type', { expected: 
 export type ContextExtra = 'kid' | 'reason' | undefined
 
 /**
- * The fields of a context the operation uses, each read once, own properties only; `undefined`
- * when it cannot be read.
- */
-const readContext = (
-  ctx: unknown,
-  needsId: boolean,
-  extra: ContextExtra
-): { at: unknown; id: unknown; catchAllUrl: unknown; kid: unknown; reason: unknown } | undefined => {
-  try {
-    if (!isObject(ctx) || Array.isArray(ctx)) return undefined
-    return {
-      at: own(ctx, 'at'),
-      id: needsId ? own(ctx, 'paymentReferenceID') : undefined,
-      catchAllUrl: own(ctx, 'catchAllUrl'),
-      kid: extra === 'kid' ? own(ctx, 'kid') : undefined,
-      reason: extra === 'reason' ? own(ctx, 'reason') : undefined
-    }
-  } catch {
-    // the context is the service's: one it cannot read is its fault as much as a wrong one
-    return undefined
-  }
-}
-
-/**
  * Checks the fields of a context the operation uses (docs/rules.md C6): `at` always,
  * `paymentReferenceID` when `needsId`, `catchAllUrl` when given; `extra` is read as given. Only
  * own properties are read, each once, here and nowhere else; an own `catchAllUrl: undefined` is no
@@ -82,9 +59,18 @@ const readContext = (
  * `InvalidContext` too: the context is the service's.
  */
 export const checkContext = (ctx: unknown, needsId: boolean, extra?: ContextExtra): E.Either<PaymentError, Checked> => {
-  const read = readContext(ctx, needsId, extra)
-  if (read === undefined) return E.left(notAContext)
-  const { at, id, catchAllUrl } = read
+  let at: unknown, id: unknown, catchAllUrl: unknown, kid: unknown, reason: unknown
+  try {
+    if (!isRecord(ctx)) return E.left(notAContext)
+    at = own(ctx, 'at')
+    id = needsId ? own(ctx, 'paymentReferenceID') : undefined
+    catchAllUrl = own(ctx, 'catchAllUrl')
+    kid = extra === 'kid' ? own(ctx, 'kid') : undefined
+    reason = extra === 'reason' ? own(ctx, 'reason') : undefined
+  } catch {
+    // the context is the service's: one it cannot read is its fault as much as a wrong one
+    return E.left(notAContext)
+  }
   const issues: Array<Issue> = []
   if (!isTimestamp(at)) issues.push(contextIssue('at', 'timestamp'))
   if (needsId && (typeof id !== 'string' || !isUuid(id))) issues.push(contextIssue('paymentReferenceID', 'uuid'))
@@ -96,8 +82,8 @@ export const checkContext = (ctx: unknown, needsId: boolean, extra?: ContextExtr
     at: at as string,
     catchAllUrl: catchAllUrl as string | undefined,
     paymentReferenceID: typeof id === 'string' ? id : '',
-    kid: read.kid,
-    reason: read.reason
+    kid,
+    reason
   })
 }
 

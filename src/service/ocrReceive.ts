@@ -74,6 +74,19 @@ const transferOf = (r: Row): BankTransfer =>
   PAYMENT_TYPES.includes(r.transactionType) ? { kid: r.kid, amount: r.amount } : { kid: r.kid, amount: r.amount, refusal: reversal }
 
 /** The transactions of a transmission in file order, read through own properties only. */
+/**
+ * A row of a report: the transaction's number, KID and amount, then its outcome's fields (as in
+ * {@link OcrReportRow}); the camt.054 report is made of the same rows.
+ *
+ * @internal
+ */
+export const reportRowOf = (r: { readonly transactionNumber: number; readonly kid: string; readonly amount: number }, o: OcrOutcome): OcrReportRow => ({
+  transactionNumber: r.transactionNumber,
+  kid: r.kid,
+  amount: r.amount,
+  ...o
+})
+
 const rowsOf = (transmission: unknown): Row[] => {
   const rows: Row[] = []
   const assignments = own(transmission, 'assignments')
@@ -161,7 +174,7 @@ export const receiveOcrTransaction = (
 ): OcrTransactionReceived => {
   const r = rowOf(transaction)
   const { outcome, ...done } = applyTransfer(world, transferOf(r), ctx)
-  return { ...done, row: { transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, ...outcome } }
+  return { ...done, row: reportRowOf(r, outcome) }
 }
 
 /**
@@ -219,9 +232,8 @@ export const receiveOcrTransaction = (
  */
 export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx: EventContext): OcrReceived => {
   const rows = rowsOf(transmission)
-  const unchanged = (report: ReadonlyArray<OcrReportRow>): OcrReceived => ({ world, report, deliveries: NONE, events: NONE, changes: noChanges })
-  const refuseAll = (error: PaymentError): OcrReceived =>
-    unchanged(rows.map((r) => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, outcome: 'refused', error })))
+  const unchanged = (o: OcrOutcome): OcrReceived => ({ world, report: rows.map((r) => reportRowOf(r, o)), deliveries: NONE, events: NONE, changes: noChanges })
+  const refuseAll = (error: PaymentError): OcrReceived => unchanged({ outcome: 'refused', error })
   if (!isWorld(world)) return refuseAll(unreadable)
   const checked = checkContext(ctx, false)
   if (E.isLeft(checked)) return refuseAll(checked.left)
@@ -233,13 +245,13 @@ export const receiveOcrGiro = (world: World, transmission: OcrTransmission, ctx:
   const key = ocrTransmissionKey(dataSender, transmissionNumber)
   const applied = own(world, 'ocrTransmissions')
   if (applied instanceof Map && applied.has(key)) {
-    return unchanged(rows.map((r) => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, outcome: 'duplicate' })))
+    return unchanged({ outcome: 'duplicate' })
   }
   const at = checked.right.at
-  const context: EventContext = checked.right.catchAllUrl === undefined ? { at } : { at, catchAllUrl: checked.right.catchAllUrl }
-  // linear in the file and the world: each transfer on its slice (docs/rules.md C15)
-  const done = applyTransfers(world, rows.map(transferOf), context)
-  const report = rows.map((r, i): OcrReportRow => ({ transactionNumber: r.transactionNumber, kid: r.kid, amount: r.amount, ...(done.outcomes[i] as OcrOutcome) }))
+  // linear in the file and the world: each transfer on its slice (docs/rules.md C15); the context as
+  // checked (an own catchAllUrl undefined is none), which each transfer checks again
+  const done = applyTransfers(world, rows.map(transferOf), checked.right)
+  const report = rows.map((r, i) => reportRowOf(r, done.outcomes[i] as OcrOutcome))
   const row: OcrTransmissionRow = { dataSender, transmissionNumber, at }
   const remembered = new Map<string, OcrTransmissionRow>(applied instanceof Map ? (applied as ReadonlyMap<string, OcrTransmissionRow>) : [])
   remembered.set(key, row)

@@ -10,23 +10,24 @@ import type { PaymentError } from '../errors.js'
 import { invalid, issue, validationError } from '../errors.js'
 import type { Payment } from '../payment.js'
 import { isPayment } from '../payment.js'
+import { paymentStatuses } from '../status.js'
 import type { Customer, PaymentIntentRequest } from '../codecs/requests.js'
 import { admitState } from '../state/trustedState.js'
 import { isTimestamp } from '../codecs/validators.js'
 import { NONE } from './outcome.js'
-import { isObject, own } from '../internal/own.js'
-import { ExpiringMap } from '../internal/expiringMap.js'
+import { own } from '../internal/own.js'
+import { isRecord } from '../codecs/fields.js'
 import {
   idempotencyEntryKey,
   idempotencyTimeOf,
   keyOf,
+  camt054MemoryOf,
   camt054MessageTimeOf,
   camt054TransactionTimeOf,
   type Camt054MessageRow,
   type Camt054TransactionRow,
   mergeCustomer,
   ocrTransmissionKey,
-  type CreatedReference,
   type CustomerRow,
   type IdempotencyRecord,
   type OcrTransmissionRow,
@@ -119,8 +120,6 @@ export const noCamt054Keys: Camt054RowKeys = Object.freeze({ ...noBankKeys, camt
 // a world from rows
 // -------------------------------------------------------------------------------------
 
-const LISTS = ['payments', 'customers', 'references', 'idempotencyKeys', 'ocrTransmissions', 'camt054Messages', 'camt054Transactions'] as const
-
 type Read<T> = E.Either<RowError, T>
 
 const wrong = (path: string, v: unknown, expected: string): Read<never> =>
@@ -140,7 +139,7 @@ const texts = <K extends string>(row: unknown, path: string, keys: ReadonlyArray
 /** An own field of a row that must be an object. */
 const object = (row: unknown, path: string, key: string): Read<object> => {
   const v = own(row, key)
-  return isObject(v) && !Array.isArray(v) ? E.right(v) : wrong(`${path}.${key}`, v, 'object')
+  return isRecord(v) ? E.right(v) : wrong(`${path}.${key}`, v, 'object')
 }
 
 /** An own field of a row that may be absent (or SQL's `null`) or a string. */
@@ -158,7 +157,7 @@ const paymentOf = (row: unknown): Read<Payment> => {
   // `{ status: 'NoPayment' }` is a state, but no payment a store keeps
   return isPayment(admitted.right)
     ? E.right(admitted.right)
-    : E.left({ ...validationError([issue('state.status', 'not_one_of', { allowed: ['Initiated', 'Reserved', 'Charged', 'Cancelled', 'Refunded'] })]), paymentReferenceID: named })
+    : E.left({ ...validationError([issue('state.status', 'not_one_of', { allowed: [...paymentStatuses] })]), paymentReferenceID: named })
 }
 
 const customerOf = (row: unknown, path: string): Read<CustomerRow> => {
@@ -213,27 +212,26 @@ const messageOf = (row: unknown, path: string): Read<Camt054MessageRow> => dated
 const camt054TransactionOf = (row: unknown, path: string): Read<Camt054TransactionRow> =>
   dated(texts(row, path, ['transactionKey', 'bookingDate']), path, 'bookingDate', isDay)
 
-/** The rows of a map as a persistent map (the empty one without sorting nothing: most slices hold none). */
-const expiring = <V>(rows: ReadonlyMap<string, V>, timeOf: (value: V) => number): ExpiringMap<V> =>
-  rows.size === 0 ? ExpiringMap.empty<V>() : ExpiringMap.from(rows, timeOf)
+/** A list of rows: its name, how a row is read, the entry it is kept under, and for a persistent map the time it expires by. */
+type Table = readonly [
+  name: keyof WorldRows,
+  read: (row: unknown, path: string) => Read<unknown>,
+  entry: (r: never) => readonly [string, unknown],
+  timeOf?: (value: never) => number
+]
+
+/** Every list of rows, in the order they are checked, read and kept. */
+const TABLES: ReadonlyArray<Table> = [
+  ['payments', paymentOf, (p: Payment) => [keyOf(p.paymentReferenceID), p]],
+  ['customers', customerOf, (c: CustomerRow) => [c.customerExternalID, c.customer]],
+  ['references', referenceOf, (r: ReferenceRow) => [r.externalPaymentReferenceID, r]],
+  ['idempotencyKeys', idempotencyKeyOf, (r: IdempotencyRecord) => [idempotencyEntryKey(r.scope, r.key), r], idempotencyTimeOf],
+  ['ocrTransmissions', transmissionOf, (r: OcrTransmissionRow) => [ocrTransmissionKey(r.dataSender, r.transmissionNumber), r]],
+  ['camt054Messages', messageOf, (r: Camt054MessageRow) => [r.messageId, r], camt054MessageTimeOf],
+  ['camt054Transactions', camt054TransactionOf, (r: Camt054TransactionRow) => [r.transactionKey, r], camt054TransactionTimeOf]
+]
 
 /** Each row of a list read into `into` under its key; the first row that is not valid, if any. */
-const readAll = <R, V>(
-  list: ReadonlyArray<unknown>,
-  name: string,
-  read: (row: unknown, path: string) => Read<R>,
-  into: Map<string, V>,
-  entry: (r: R) => readonly [string, V]
-): RowError | undefined => {
-  for (let i = 0; i < list.length; i++) {
-    const r = read(own(list, i), `${name}.${String(i)}`)
-    if (E.isLeft(r)) return r.left
-    const [k, v] = entry(r.right)
-    into.set(k, v)
-  }
-  return undefined
-}
-
 /**
  * The world stored rows hold (docs/rules.md C15), to run an operation on: `payments` are stored
  * states, each admitted by `validateState` once (a state paysplit returned is taken as it is) and
@@ -277,48 +275,29 @@ const readAll = <R, V>(
  */
 export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
   try {
-    if (!isObject(rows) || Array.isArray(rows)) return E.left(invalid('', 'type', { expected: 'object' }))
-    const lists: Record<(typeof LISTS)[number], ReadonlyArray<unknown>> = {
-      payments: [],
-      customers: [],
-      references: [],
-      idempotencyKeys: [],
-      ocrTransmissions: [],
-      camt054Messages: [],
-      camt054Transactions: []
-    }
-    for (const name of LISTS) {
+    if (!isRecord(rows)) return E.left(invalid('', 'type', { expected: 'object' }))
+    // every list is checked to be one before a row is read
+    const lists: Array<ReadonlyArray<unknown>> = []
+    for (const [name] of TABLES) {
       const list = own(rows, name)
-      if (list === undefined) continue
-      if (!Array.isArray(list)) return E.left(invalid(name, 'type', { expected: 'array' }))
-      lists[name] = list
+      if (list !== undefined && !Array.isArray(list)) return E.left(invalid(name, 'type', { expected: 'array' }))
+      lists.push(list ?? [])
     }
-    const payments = new Map<string, Payment>()
-    const customers = new Map<string, Customer>()
-    const references = new Map<string, CreatedReference>()
-    const idempotencyKeys = new Map<string, IdempotencyRecord>()
-    const ocrTransmissions = new Map<string, OcrTransmissionRow>()
-    const camt054Messages = new Map<string, Camt054MessageRow>()
-    const camt054Transactions = new Map<string, Camt054TransactionRow>()
-    const fault =
-      readAll(lists.payments, 'payments', paymentOf, payments, (p) => [keyOf(p.paymentReferenceID), p]) ??
-      readAll(lists.customers, 'customers', customerOf, customers, (c) => [c.customerExternalID, c.customer]) ??
-      readAll(lists.references, 'references', referenceOf, references, (r) => [r.externalPaymentReferenceID, r]) ??
-      readAll(lists.idempotencyKeys, 'idempotencyKeys', idempotencyKeyOf, idempotencyKeys, (r) => [idempotencyEntryKey(r.scope, r.key), r]) ??
-      readAll(lists.ocrTransmissions, 'ocrTransmissions', transmissionOf, ocrTransmissions, (r) => [ocrTransmissionKey(r.dataSender, r.transmissionNumber), r]) ??
-      readAll(lists.camt054Messages, 'camt054Messages', messageOf, camt054Messages, (r) => [r.messageId, r]) ??
-      readAll(lists.camt054Transactions, 'camt054Transactions', camt054TransactionOf, camt054Transactions, (r) => [r.transactionKey, r])
-    if (fault !== undefined) return E.left(fault)
-    // the keys and the camt.054 memory as the persistent maps the operations run on in O(log n) (docs/decisions.md, "Idempotency keys")
-    return E.right({
-      payments,
-      customers,
-      references,
-      idempotencyKeys: expiring(idempotencyKeys, idempotencyTimeOf),
-      ocrTransmissions,
-      camt054Messages: expiring(camt054Messages, camt054MessageTimeOf),
-      camt054Transactions: expiring(camt054Transactions, camt054TransactionTimeOf)
-    })
+    const world: Record<string, unknown> = {}
+    for (let t = 0; t < TABLES.length; t++) {
+      const [name, read, entry, timeOf] = TABLES[t] as Table
+      const list = lists[t] as ReadonlyArray<unknown>
+      const into = new Map<string, unknown>()
+      for (let i = 0; i < list.length; i++) {
+        const r = read(own(list, i), `${name}.${String(i)}`)
+        if (E.isLeft(r)) return r
+        const [k, v] = entry(r.right as never)
+        into.set(k, v)
+      }
+      // the keys and the camt.054 memory as the persistent maps the operations run on in O(log n) (docs/decisions.md, "Idempotency keys")
+      world[name] = timeOf === undefined ? into : camt054MemoryOf(into, timeOf as (value: unknown) => number)
+    }
+    return E.right(world as unknown as World)
   } catch {
     // rows that cannot be read (a getter that throws, a revoked proxy)
     return E.left(invalid('', 'type', { expected: 'object' }))

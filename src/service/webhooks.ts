@@ -204,8 +204,7 @@ export const webhookDeliveries = (
     const urls: string[] = []
     if (typeof catchAll === 'string' && catchAll !== '') urls.push(catchAll)
     for (const s of payment.webhookSubscriptions) {
-      const t = normaliseWebhookEventType(s.eventType)
-      if (O.isSome(t) && t.value === eventType && !urls.includes(s.url)) urls.push(s.url)
+      if (parseWebhookEventType(s.eventType) === eventType && !urls.includes(s.url)) urls.push(s.url)
     }
     const eventID = `${payment.paymentReferenceID}:${first + index + 1}`
     // one text per event: every url gets the same body

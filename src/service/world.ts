@@ -206,14 +206,20 @@ export const keyOf = (paymentReferenceID: string): string => paymentReferenceID.
  */
 export const idempotencyEntryKey = (scope: string | undefined, key: string): string => JSON.stringify([scope ?? null, key])
 
+/** A time in milliseconds of a row's own field (`NaN`, the oldest time, when it cannot be read). */
+const timeOf = (row: unknown, field: string): number => {
+  const v = own(row, field)
+  return typeof v === 'string' ? Date.parse(v) : Number.NaN
+}
+
+/** A row's `at` in milliseconds (`NaN` when it cannot be read). */
+const atOf = (row: unknown): number => timeOf(row, 'at')
+
 /**
  * The time of a kept key: its `at` in milliseconds (`NaN`, the oldest time, when it cannot be
  * read). @internal
  */
-export const idempotencyTimeOf = (record: IdempotencyRecord): number => {
-  const at = own(record, 'at')
-  return typeof at === 'string' ? Date.parse(at) : Number.NaN
-}
+export const idempotencyTimeOf: (record: IdempotencyRecord) => number = atOf
 
 /**
  * A world's `idempotencyKeys` as the persistent map the key store runs on: the world's own when
@@ -222,18 +228,11 @@ export const idempotencyTimeOf = (record: IdempotencyRecord): number => {
  */
 export const keyStoreOf = (world: World): ExpiringMap<IdempotencyRecord> | undefined => {
   const keys = own(world, 'idempotencyKeys')
-  if (keys instanceof ExpiringMap) return keys as ExpiringMap<IdempotencyRecord>
-  return keys instanceof Map ? ExpiringMap.from(keys as IdempotencyKeys, idempotencyTimeOf) : undefined
-}
-
-/** A time in milliseconds of a row's own field (`NaN`, the oldest time, when it cannot be read). */
-const timeOf = (row: unknown, field: string): number => {
-  const v = own(row, field)
-  return typeof v === 'string' ? Date.parse(v) : Number.NaN
+  return keys instanceof ExpiringMap || keys instanceof Map ? camt054MemoryOf(keys, idempotencyTimeOf) : undefined
 }
 
 /** The time a camt.054 notification is remembered from: its row's `at`. @internal */
-export const camt054MessageTimeOf = (row: Camt054MessageRow): number => timeOf(row, 'at')
+export const camt054MessageTimeOf: (row: Camt054MessageRow) => number = atOf
 
 /** The time a camt.054 transaction is remembered from: its row's `bookingDate` (midnight UTC). @internal */
 export const camt054TransactionTimeOf = (row: Camt054TransactionRow): number => timeOf(row, 'bookingDate')
@@ -369,13 +368,23 @@ export const customerOf = (world: World, payment: Payment): Customer | undefined
  *
  * @internal
  */
-export const openInvoicesWithKid = (world: World, kid: string): ReadonlyArray<Payment> => {
-  const found: Array<Payment> = []
-  for (const p of world.payments.values()) {
-    if (own(p, 'kind') === 'invoice' && own(p, 'status') === 'Initiated' && own(p, 'kid') === kid) found.push(p)
+export const openInvoicesWithKid = (world: World, kid: string): ReadonlyArray<Payment> =>
+  (openInvoiceKeysByKid(world).get(kid) ?? []).map((k) => world.payments.get(k) as Payment)
+
+/** The keys of the open invoices (`kind` invoice, `status` Initiated) by KID, in the order of `world.payments`. @internal */
+export const openInvoiceKeysByKid = (world: World): Map<string, string[]> => {
+  const open = new Map<string, string[]>()
+  for (const [k, p] of world.payments) {
+    if (own(p, 'kind') !== 'invoice' || own(p, 'status') !== 'Initiated') continue
+    const kid = own(p, 'kid')
+    if (typeof kid !== 'string') continue
+    const keys = open.get(kid)
+    if (keys === undefined) open.set(kid, [k])
+    else keys.push(k)
   }
-  return found
+  return open
 }
+
 
 /** The payment's state in the world, or "no payment yet". @internal */
 export const stateOf = (world: World, paymentReferenceID: string): PaymentState =>
