@@ -8,6 +8,7 @@ import * as E from '../internal/either.js'
 import type { PaymentError } from '../errors.js'
 import { issue, validationError } from '../errors.js'
 import { fail, type Issues } from '../codecs/fields.js'
+import { daysInMonth } from '../codecs/validators.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -159,8 +160,6 @@ const filler = (c: Collector, s: string, n: number, from: number): void => {
   if (!allZeros(s, from, LINE - from)) report(c, n, 'filler')
 }
 
-const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-
 /**
  * A `DDMMYY` date as `YYYY-MM-DD`: years 69–99 are 1969–1999, 00–68 are 2000–2068 (the POSIX
  * pivot, docs/decisions.md "OCR giro files"). `null` for `000000`, `undefined` for anything else
@@ -176,9 +175,7 @@ const dateOf = (s: string, from: number): string | null | undefined => {
   const yy = Number(s.slice(from + 4, from + 6))
   const year = yy < 69 ? 2000 + yy : 1900 + yy
   if (month < 1 || month > 12 || day < 1) return undefined
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
-  const max = month === 2 && !leap ? 28 : (DAYS[month - 1] as number)
-  if (day > max) return undefined
+  if (day > 28 && day > daysInMonth(year, month)) return undefined
   return `${year}-${mm}-${dd}`
 }
 

@@ -196,7 +196,18 @@ const digits = (s: string, from: number, to: number): number => {
   return v
 }
 
-const daysInMonth = (year: number, month: number): number => {
+/**
+ * The number of days of `month` (1–12) in `year` of the Gregorian calendar: what timestamps and
+ * OCR giro dates are checked against.
+ *
+ * @example
+ * import * as assert from 'node:assert'
+ * import { daysInMonth } from './validators.js'
+ * assert.strictEqual(daysInMonth(2024, 2), 29)
+ * assert.strictEqual(daysInMonth(1900, 2), 28)
+ * assert.strictEqual(daysInMonth(2023, 11), 30)
+ */
+export const daysInMonth = (year: number, month: number): number => {
   if (month === 2) {
     const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
     return leap ? 29 : 28
