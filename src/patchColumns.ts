@@ -66,7 +66,7 @@ export const kindOf = (updateType: unknown, value: unknown): number =>
         : UNKNOWN_UPDATE
 
 /** Thrown by the sink's start to stop the walk of a list longer than the bound; caught at once. */
-const TOO_LONG: unique symbol = Symbol('too long')
+const TOO_LONG: unique symbol = Symbol()
 
 /** Columns start with room for this many entries at most, and double when full. */
 const PRESIZED = 1 << 16

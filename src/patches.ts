@@ -238,7 +238,7 @@ export const applyColumns = (
   })
 
 /** {@link applyMatched} found that the patch does not list the splits in their order. */
-const OUT_OF_ORDER = Symbol('out of order')
+const OUT_OF_ORDER = Symbol()
 
 /** True when entries `from`.. name splits `from`.. in order, the splits still ascending. */
 const restInOrder = (

@@ -43,8 +43,8 @@ const orderable = (time: number): number => (typeof time === 'number' && !Number
  * changes them). Plain properties, not `#private` fields: a browser bundle for ES2020 compiles
  * those into `WeakMap` helpers (docs/performance.md, "Bundle sizes").
  */
-const BY_KEY = Symbol('byKey')
-const BY_TIME = Symbol('byTime')
+const BY_KEY = Symbol()
+const BY_TIME = Symbol()
 
 /**
  * A persistent `ReadonlyMap<string, V>` whose entries carry a time (see the module doc): lookups,
