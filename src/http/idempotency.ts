@@ -11,7 +11,7 @@
  * @module idempotency
  */
 import * as E from '../internal/either.js'
-import type { Issue, PaymentError } from '../errors.js'
+import type { IssueParams, IssueReason, PaymentError } from '../errors.js'
 import { issue, paymentError, validationError } from '../errors.js'
 import { ExpiringMap } from '../internal/expiringMap.js'
 import { sameJson } from '../internal/json.js'
@@ -92,40 +92,18 @@ const QUOTE = 0x22
 const BACKSLASH = 0x5c
 
 /** What makes a header value name no key; each is a 400 at `headers.idempotency-key`. */
-type KeyFault = 'type' | 'too_short' | 'too_long' | 'format' | 'sf-string'
-
 /**
- * The issue and the message of each fault: the message names the header and says what is wrong,
- * for cancel, charge and full refund, whose failure body is the message alone (docs/rules.md C13).
+ * A fault of the idempotency-key header: its issue, and a message that names the header and says
+ * what is wrong, for cancel, charge and full refund, whose failure body is the message alone
+ * (docs/rules.md C13).
  */
-const faultOf = (fault: KeyFault): PaymentError => {
-  const path = 'headers.idempotency-key'
-  const [found, message] = ((): readonly [Issue, string] => {
-    switch (fault) {
-      case 'type':
-        return [issue(path, 'type', { expected: 'string' }), 'The idempotency-key header must be a string.']
-      case 'too_short':
-        return [issue(path, 'too_short', { min: 1 }), 'The idempotency-key header names no key: a key has 1 to 255 characters.']
-      case 'too_long':
-        return [
-          issue(path, 'too_long', { max: IDEMPOTENCY_KEY_MAX_LENGTH }),
-          'The idempotency-key header is too long: a key has at most 255 characters.'
-        ]
-      case 'format':
-        return [
-          issue(path, 'format', { format: 'idempotency key' }),
-          'The idempotency-key header may hold only printable ASCII characters (space to ~).'
-        ]
-      case 'sf-string':
-        return [
-          issue(path, 'format', { format: 'structured-field string' }),
-          'The idempotency-key header starts with a quote but is not a structured-field string: it must end with the closing quote, ' +
-            'hold printable ASCII only, and escape nothing but a quote or a backslash.'
-        ]
-    }
-  })()
-  return { ...validationError([found]), message }
-}
+const faultOf = (reason: IssueReason, params: IssueParams, message: string): PaymentError => ({
+  ...validationError([issue('headers.idempotency-key', reason, params)]),
+  message
+})
+
+const tooLong = (): PaymentError =>
+  faultOf('too_long', { max: IDEMPOTENCY_KEY_MAX_LENGTH }, 'The idempotency-key header is too long: a key has at most 255 characters.')
 
 const headersFault: PaymentError = {
   ...validationError([issue('headers', 'type', { expected: 'object' })]),
@@ -186,18 +164,25 @@ export const idempotencyKeyOf = (request: unknown): E.Either<PaymentError, strin
   if (!isRecord(headers)) return E.left(headersFault)
   const value = own(headers, 'idempotency-key')
   if (value === undefined) return E.right(undefined)
-  if (typeof value !== 'string') return E.left(faultOf('type'))
+  if (typeof value !== 'string') return E.left(faultOf('type', { expected: 'string' }, 'The idempotency-key header must be a string.'))
   let key = value
   if (value.charCodeAt(0) === QUOTE) {
     // a string of 255 characters, each escaped, takes 512 (bounds the work on a huge value)
-    if (value.length > 2 * IDEMPOTENCY_KEY_MAX_LENGTH + 2) return E.left(faultOf('too_long'))
+    if (value.length > 2 * IDEMPOTENCY_KEY_MAX_LENGTH + 2) return E.left(tooLong())
     const unquoted = unquote(value)
-    if (unquoted === undefined) return E.left(faultOf('sf-string'))
+    if (unquoted === undefined) return E.left(
+        faultOf(
+          'format',
+          { format: 'structured-field string' },
+          'The idempotency-key header starts with a quote but is not a structured-field string: it must end with the closing quote, ' +
+            'hold printable ASCII only, and escape nothing but a quote or a backslash.'
+        )
+      )
     key = unquoted
   }
-  if (key.length === 0) return E.left(faultOf('too_short'))
-  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) return E.left(faultOf('too_long'))
-  if (!PRINTABLE_ASCII.test(key)) return E.left(faultOf('format'))
+  if (key.length === 0) return E.left(faultOf('too_short', { min: 1 }, 'The idempotency-key header names no key: a key has 1 to 255 characters.'))
+  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) return E.left(tooLong())
+  if (!PRINTABLE_ASCII.test(key)) return E.left(faultOf('format', { format: 'idempotency key' }, 'The idempotency-key header may hold only printable ASCII characters (space to ~).'))
   return E.right(key)
 }
 
