@@ -159,16 +159,13 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
    * assert.strictEqual(m.withoutUntil(-1).withoutUntil(-1), m.withoutUntil(-1))
    */
   withoutUntil(cutoff: number): ExpiringMap<V> {
-    let oldest = min(this[BY_TIME])
-    if (oldest === undefined || !(oldest.key.time <= cutoff)) return this
     let byKey = this[BY_KEY]
     let byTime = this[BY_TIME]
-    while (oldest !== undefined && oldest.key.time <= cutoff) {
+    for (let oldest = min(byTime); oldest !== undefined && oldest.key.time <= cutoff; oldest = min(byTime)) {
       byKey = remove(byKey, oldest.key.key, byText)
       byTime = removeMin(byTime)
-      oldest = min(byTime)
     }
-    return new ExpiringMap(byKey, byTime)
+    return byKey === this[BY_KEY] ? this : new ExpiringMap(byKey, byTime)
   }
 
   /** The entries, oldest first (by time, then key). */
