@@ -59,14 +59,13 @@ export type ContextExtra = 'kid' | 'reason' | undefined
  * `InvalidContext` too: the context is the service's.
  */
 export const checkContext = (ctx: unknown, needsId: boolean, extra?: ContextExtra): E.Either<PaymentError, Checked> => {
-  let at: unknown, id: unknown, catchAllUrl: unknown, kid: unknown, reason: unknown
+  let at: unknown, id: unknown, catchAllUrl: unknown, asked: unknown
   try {
     if (!isRecord(ctx)) return E.left(notAContext)
     at = own(ctx, 'at')
     id = needsId ? own(ctx, 'paymentReferenceID') : undefined
     catchAllUrl = own(ctx, 'catchAllUrl')
-    kid = extra === 'kid' ? own(ctx, 'kid') : undefined
-    reason = extra === 'reason' ? own(ctx, 'reason') : undefined
+    asked = extra === undefined ? undefined : own(ctx, extra)
   } catch {
     // the context is the service's: one it cannot read is its fault as much as a wrong one
     return E.left(notAContext)
@@ -82,8 +81,8 @@ export const checkContext = (ctx: unknown, needsId: boolean, extra?: ContextExtr
     at: at as string,
     catchAllUrl: catchAllUrl as string | undefined,
     paymentReferenceID: typeof id === 'string' ? id : '',
-    kid,
-    reason
+    kid: extra === 'kid' ? asked : undefined,
+    reason: extra === 'reason' ? asked : undefined
   })
 }
 
