@@ -72,8 +72,6 @@ const copyJson = (v: unknown): unknown => {
   return out
 }
 
-const copyResponse = (r: StoredResponse): HttpResponse => copyJson(r) as HttpResponse
-
 /** True when the record was first used 24 hours or more before `now` (a record without a readable `at` too). */
 const expired = (record: IdempotencyRecord, now: number): boolean => !(now - idempotencyTimeOf(record) < IDEMPOTENCY_KEY_TTL_MS)
 
@@ -266,7 +264,7 @@ export const checkIdempotencyKey = (world: World, request: unknown, ctx: unknown
   if (stored !== undefined && !expired(stored, now)) {
     const first = own(stored, 'request')
     const same = own(first, 'method') === method && own(first, 'path') === path && sameJson(own(first, 'body'), body)
-    return { kind: 'answer', response: same ? copyResponse(own(stored, 'response') as HttpResponse) : errorResponse(route, reused) }
+    return { kind: 'answer', response: same ? (copyJson(own(stored, 'response')) as HttpResponse) : errorResponse(route, reused) }
   }
   const record = {
     ...keyed.right,
@@ -314,7 +312,7 @@ export const rememberOutcome = (
     const kept = keys.withoutUntil(cutoff)
     return [own(after, 'idempotencyKeys') === kept ? after : { ...after, idempotencyKeys: kept }, undefined]
   }
-  const row: IdempotencyRecord = { ...record, response: copyResponse(response) }
+  const row: IdempotencyRecord = { ...record, response: copyJson(response) as StoredResponse }
   const next = (keys ?? ExpiringMap.empty<IdempotencyRecord>()).withoutUntil(cutoff).with(idempotencyEntryKey(row.scope, row.key), row, idempotencyTimeOf(row))
   return [{ ...after, idempotencyKeys: next }, row]
 }
