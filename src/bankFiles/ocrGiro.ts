@@ -429,8 +429,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         break
       }
       case '30': {
-        if (state !== 'assignment' && state !== 'item2') report(c, n, 'record-order')
-        else if (state === 'item2' && hasItem3(assignment?.current?.transactionType)) report(c, n, 'record-order')
+        if (state !== 'assignment') report(c, n, 'record-order')
         if (assignment === undefined) {
           state = 'item1'
           break
@@ -479,10 +478,9 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
       case '31': {
         if (state !== 'item1') report(c, n, 'record-order')
         const t = assignment?.current
-        if (assignment === undefined || t === undefined) {
-          state = 'item2'
-          break
-        }
+        // after item 2, a third item is due only for the transaction types that have one
+        state = hasItem3(t?.transactionType) ? 'item2' : 'assignment'
+        if (assignment === undefined || t === undefined) break
         continueItem(c, s, n, assignment, t)
         t.formNumber = digitsOf(c, s, n, 15, 10, 'formNumber')
         t.archiveReference = digitsOf(c, s, n, 25, 9, 'archiveReference')
@@ -492,12 +490,11 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         else if (bank !== null) t.bankDate = bank
         t.debitAccount = digitsOf(c, s, n, 47, 11, 'debitAccount')
         filler(c, s, n, 58)
-        state = 'item2'
         break
       }
       case '32': {
         const t = assignment?.current
-        if (state !== 'item2' || !hasItem3(t?.transactionType)) report(c, n, 'record-order')
+        if (state !== 'item2') report(c, n, 'record-order')
         if (assignment === undefined || t === undefined) {
           state = 'assignment'
           break
@@ -510,8 +507,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         break
       }
       case '88': {
-        if (state !== 'assignment' && state !== 'item2') report(c, n, 'record-order')
-        else if (state === 'item2' && hasItem3(assignment?.current?.transactionType)) report(c, n, 'record-order')
+        if (state !== 'assignment') report(c, n, 'record-order')
         state = 'transmission'
         if (assignment === undefined) break
         closeTransaction(assignment)
