@@ -411,8 +411,8 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         break
       }
       case '20': {
+        // an assignment still open here (no end record) was reported, as at the end record
         if (state !== 'transmission') report(c, n, 'record-order')
-        if (assignment !== undefined) closeTransaction(assignment)
         head(c, s, n, '09', 'assignmentType')
         const agreementId = digitsOf(c, s, n, 8, 9, 'agreementId')
         const assignmentNumber = digitsOf(c, s, n, 17, 7, 'assignmentNumber')
@@ -537,11 +537,9 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         break
       }
       case '89': {
+        // an assignment still open here (no end record) was reported (record-order, now or at a
+        // misplaced start record): the file is refused, its transactions never kept
         if (state !== 'transmission') report(c, n, 'record-order')
-        if (assignment !== undefined) {
-          closeTransaction(assignment)
-          assignment = undefined
-        }
         head(c, s, n, '00', 'transmissionType')
         netsDate = totals(c, s, n, 47, transactions, records, total)
         state = 'done'
