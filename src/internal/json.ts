@@ -22,7 +22,7 @@ import { hasOwn, isObject } from './own.js'
  * assert.strictEqual(sameJson(-0, 0), true)
  */
 export const sameJson = (a: unknown, b: unknown): boolean => {
-  if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return true
+  if (a === b || Object.is(a, b)) return true
   if (!isObject(a) || !isObject(b) || Array.isArray(a) !== Array.isArray(b)) return false
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameJson(x, b[i]))
   const ka = Object.keys(a)
