@@ -18,7 +18,7 @@ import type { PaymentEvent } from './events.js'
 import { evolve } from './evolve.js'
 import type { PaymentState } from './payment.js'
 import { initialState } from './payment.js'
-import { own } from './internal/own.js'
+import { isObject, own } from './internal/own.js'
 
 // -------------------------------------------------------------------------------------
 // the refusal
@@ -144,7 +144,7 @@ export const emmettPaymentDecider: EmmettDecider<PaymentState, EmmettPaymentComm
     // own() reads nothing of what is no object
     const data = own(command, 'data')
     const type = own(command, 'type')
-    return decideOrThrow({ ...(typeof data === 'object' && data !== null ? data : {}), type } as Command, state).map(toEmmettEvent)
+    return decideOrThrow({ ...(isObject(data) ? data : {}), type } as Command, state).map(toEmmettEvent)
   },
   evolve: (state, event) => evolve(state, event.data),
   initialState: () => initialState

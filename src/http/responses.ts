@@ -11,7 +11,7 @@ import type { ErrorCode, Issue } from '../errors.js'
 import type { AdjustedSplit, PaymentEvent, RefundedSplit } from '../events.js'
 import type { MoneySplit, Payment, PaymentStatus } from '../payment.js'
 import type { Customer } from '../codecs/requests.js'
-import { hasOwn, own } from '../internal/own.js'
+import { hasOwn, isObject, own } from '../internal/own.js'
 import { moneySplitRecordOf, optional, paymentCreatedOf, type PaymentCreatedView, type WebhookPayment } from '../service/views.js'
 import { notFound } from '../service/world.js'
 import type { CreatePaymentRoute, PaymentRoute, RouteMismatch, RouteName } from './routes.js'
@@ -197,7 +197,7 @@ export const statusByCode: Readonly<Record<WireErrorCode, number>> = {
  * assert.strictEqual(httpStatusOf({ code: 'IdempotencyKeyReused' }), 422)
  */
 export const httpStatusOf = (error: { readonly code: WireErrorCode }): number => {
-  const code: unknown = typeof error === 'object' && error !== null ? error.code : undefined
+  const code: unknown = isObject(error) ? error.code : undefined
   return typeof code === 'string' && hasOwn(statusByCode, code)
     ? statusByCode[code as WireErrorCode]
     : 500

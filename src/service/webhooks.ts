@@ -84,7 +84,7 @@ const typeByEvent: Readonly<Partial<Record<PaymentEvent['type'], WebhookEventTyp
  * assert.deepStrictEqual(webhookEventTypeOf({ type: 'PaymentFormFailed', at, paymentReferenceID }), O.none)
  */
 export const webhookEventTypeOf = (event: PaymentEvent): O.Option<WebhookEventType> => {
-  const type: unknown = typeof event === 'object' && event !== null ? event.type : undefined
+  const type: unknown = isObject(event) ? (event as { readonly type?: unknown }).type : undefined
   return typeof type === 'string' && hasOwn(typeByEvent, type)
     ? O.fromNullable(typeByEvent[type as PaymentEvent['type']])
     : O.none
