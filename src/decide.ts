@@ -18,7 +18,7 @@ import type { Command, CommandType } from './commands.js'
 import { commandTypes } from './commands.js'
 import type { PaymentError } from './errors.js'
 import { invalid, paymentError, validationError } from './errors.js'
-import { check, DESCRIPTION, fieldError, type Issues, OBJECT, oneOf, POSITIVE, STRING, TIMESTAMP, UUID } from './codecs/fields.js'
+import { check, DESCRIPTION, fieldError, isRecord, type Issues, OBJECT, oneOf, POSITIVE, STRING, TIMESTAMP, UUID } from './codecs/fields.js'
 import type {
   CustomerUpserted,
   InvoiceAdjusted,
@@ -60,7 +60,7 @@ const knownTypes: ReadonlySet<unknown> = new Set(commandTypes)
 const COMMAND_TYPE = /* @__PURE__ */ oneOf(...commandTypes)
 
 const decodeEnvelope = (command: unknown): E.Either<PaymentError, Envelope> => {
-  if (typeof command !== 'object' || command === null || Array.isArray(command)) {
+  if (!isRecord(command)) {
     return E.left(invalid('', 'type', OBJECT))
   }
   const c = command as Record<string, unknown>
