@@ -41,7 +41,7 @@ import {
  * import { IDEMPOTENCY_KEY_TTL_MS } from 'paysplit/http'
  * assert.strictEqual(IDEMPOTENCY_KEY_TTL_MS, 86_400_000)
  */
-export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000
+export const IDEMPOTENCY_KEY_TTL_MS = 86_400_000 // 24 hours
 
 /**
  * The longest key: 255 characters (each printable ASCII, `' '` to `'~'`), counted as the key is
