@@ -4,7 +4,7 @@
  *
  * @module stateInvariants
  */
-import type { IssueParams, IssueReason } from '../errors.js'
+import { MAX_ISSUES, type IssueParams, type IssueReason } from '../errors.js'
 import { fail, type Issues, type Obj } from '../codecs/fields.js'
 import type { Allocation, MoneySplit, PaymentKind, PaymentStatus } from '../payment.js'
 
@@ -12,13 +12,12 @@ import type { Allocation, MoneySplit, PaymentKind, PaymentStatus } from '../paym
 // issues
 // -------------------------------------------------------------------------------------
 
-/**
- * Validation stops walking a list once this many issues are found: a broken state of 100 000
- * splits need not produce 100 000 issues, and a hostile array that claims a huge length stops
- * early. The error then ends with a `too_many_issues` issue counting those found past the first
- * 100 before the walk stopped (docs/decisions.md "Issues: reasons, catalogs and caps").
- */
-export const MAX_ISSUES = 100
+// Validation stops walking a list once MAX_ISSUES (100, the cap of every list of issues) are
+// found: a broken state of 100 000 splits need not produce 100 000 issues, and a hostile array that
+// claims a huge length stops early. The error then ends with a `too_many_issues` issue counting
+// those found past the first 100 before the walk stopped (docs/decisions.md "Issues: reasons,
+// catalogs and caps").
+export { MAX_ISSUES }
 
 export const full = (issues: Issues): boolean => issues.length >= MAX_ISSUES
 
