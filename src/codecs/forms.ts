@@ -15,11 +15,6 @@ import { isRecord } from './fields.js'
 import { formatIssue } from '../messages/format.js'
 import type { Schema } from './standardSchema.js'
 
-/** A schema of paysplit from its `validate`. */
-const schemaOf = <Input, Output>(validate: Schema<Input, Output>['~standard']['validate']): Schema<Input, Output> => ({
-  '~standard': { version: 1, vendor: 'paysplit', validate }
-})
-
 /**
  * `schema` with every issue's `message` worded by the catalog `messages`
  * (`formatIssue(issue, messages)`); the issues keep their `path`, `code`, `reason` and `params`,
@@ -112,5 +107,6 @@ const blanksOut = (u: unknown, depth: number): unknown => {
  * const empty = forForm(PaymentIntentRequest)['~standard'].validate({ ...form, grossAmount: Number.NaN })
  * assert.deepStrictEqual(empty.issues?.map((i) => [i.path.join('.'), i.reason]), [['grossAmount', 'required']])
  */
-export const forForm = <Input, Output>(schema: Schema<Input, Output>): Schema<Input, Output> =>
-  schemaOf((u) => schema['~standard'].validate(blanksOut(u, 0)))
+export const forForm = <Input, Output>(schema: Schema<Input, Output>): Schema<Input, Output> => ({
+  '~standard': { version: 1, vendor: 'paysplit', validate: (u) => schema['~standard'].validate(blanksOut(u, 0)) }
+})
