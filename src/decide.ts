@@ -290,9 +290,6 @@ const decidePayment = (
   }
 }
 
-const alreadyExists = (): PaymentError =>
-  paymentError('PaymentAlreadyExists', 'The payment already exists; it cannot be created again.')
-
 /**
  * `decide` on a state admitted already; `decoded`, when given, is the `request` of a
  * `CreatePayment` that was decoded already, with `decodePaymentIntentRequest` (the very value it
@@ -308,7 +305,7 @@ export const decideAdmitted = (
   if (E.isLeft(envelope)) return envelope
   const env = envelope.right
   if (env.type === 'CreatePayment') {
-    return isPayment(state) ? E.left(alreadyExists()) : decideCreate(env, decoded)
+    return isPayment(state) ? E.left(paymentError('PaymentAlreadyExists', 'The payment already exists; it cannot be created again.')) : decideCreate(env, decoded)
   }
   if (!isPayment(state)) {
     return E.left(paymentError('PaymentNotFound', `There is no payment yet: ${env.type} needs a created payment.`))

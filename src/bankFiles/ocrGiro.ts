@@ -293,8 +293,6 @@ const continueItem = (c: Collector, s: string, n: number, assignment: PendingAss
 
 type State = 'start' | 'transmission' | 'assignment' | 'item1' | 'item2' | 'done'
 
-const hasItem3 = (type: number | undefined): boolean => type === 20 || type === 21
-
 /**
  * Reads an OCR giro file (Nets' format of KID payments, docs/rules.md C14) and checks it whole:
  * every line 80 characters, every record type, field and filler the format defines, the order
@@ -479,7 +477,7 @@ export const parseOcrGiro = (text: string): E.Either<PaymentError, OcrTransmissi
         if (state !== 'item1') report(c, n, 'record-order')
         const t = assignment?.current
         // after item 2, a third item is due only for the transaction types that have one
-        state = hasItem3(t?.transactionType) ? 'item2' : 'assignment'
+        state = t?.transactionType === 20 || t?.transactionType === 21 ? 'item2' : 'assignment'
         if (assignment === undefined || t === undefined) break
         continueItem(c, s, n, assignment, t)
         t.formNumber = digitsOf(c, s, n, 15, 10, 'formNumber')

@@ -43,11 +43,8 @@ export const withMessages = <Input, Output>(schema: Schema<Input, Output>, messa
   }
 })
 
-/** True for what a form holds in a field left empty: `''`, `null`, or `NaN` (an empty number input). */
-const isEmpty = (v: unknown): boolean => v === '' || v === null || Number.isNaN(v)
-
 /**
- * `u` as a form means it: in an object, every field whose value is empty ({@link isEmpty}) left
+ * `u` as a form means it: in an object, every field whose value is empty (`''`, `null` or `NaN`) left
  * out, and an object field left with no field at all left out too; down to the fields of the
  * objects in a list (a split, a subscription, a patch entry), no deeper; `metaData` kept as given.
  * List entries are never left out (the paths of the others would move), and the input is never
@@ -67,7 +64,8 @@ const blanksOut = (u: unknown, depth: number): unknown => {
   const out = Object.create(null) as Record<string, unknown>
   for (const key of Object.keys(u)) {
     const v = u[key]
-    if (isEmpty(v)) continue
+    // empty in a form: `''`, `null`, or `NaN` (an empty number input)
+    if (v === '' || v === null || Number.isNaN(v)) continue
     if (key === 'metaData' && depth === 0) out[key] = v
     else {
       const field = blanksOut(v, depth + 1)

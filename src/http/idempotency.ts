@@ -72,15 +72,6 @@ const copyJson = (v: unknown): unknown => {
   return out
 }
 
-/** True when the record was first used 24 hours or more before `now` (a record without a readable `at` too). */
-const expired = (record: IdempotencyRecord, now: number): boolean => !(now - idempotencyTimeOf(record) < IDEMPOTENCY_KEY_TTL_MS)
-
-/** The record a world keeps under `entry`, if any: O(log n) in the keys kept (a `Map` of a world built by hand: O(1)). */
-const keptOf = (world: World, entry: string): IdempotencyRecord | undefined => {
-  const keys = own(world, 'idempotencyKeys')
-  return keys instanceof ExpiringMap || keys instanceof Map ? (keys as ReadonlyMap<string, IdempotencyRecord>).get(entry) : undefined
-}
-
 // -------------------------------------------------------------------------------------
 // the header and the scope
 // -------------------------------------------------------------------------------------
@@ -242,8 +233,15 @@ export const checkIdempotencyKey = (world: World, request: unknown, ctx: unknown
   const method = own(request, 'method') as string
   const path = own(request, 'path') as string
   const body = own(request, 'body')
-  const stored = keptOf(world, idempotencyEntryKey(keyed.right.scope, keyed.right.key))
-  if (stored !== undefined && !expired(stored, now)) {
+  // the record the world keeps under the key, if any: O(log n) in the keys kept (a `Map` of a
+  // world built by hand: O(1)); one first used 24 hours or more before `now` (or without a
+  // readable `at`) has expired
+  const keys = own(world, 'idempotencyKeys')
+  const stored =
+    keys instanceof ExpiringMap || keys instanceof Map
+      ? (keys as ReadonlyMap<string, IdempotencyRecord>).get(idempotencyEntryKey(keyed.right.scope, keyed.right.key))
+      : undefined
+  if (stored !== undefined && now - idempotencyTimeOf(stored) < IDEMPOTENCY_KEY_TTL_MS) {
     const first = own(stored, 'request')
     const same = own(first, 'method') === method && own(first, 'path') === path && sameJson(own(first, 'body'), body)
     return { kind: 'answer', response: same ? (copyJson(own(stored, 'response')) as HttpResponse) : errorResponse(route, reused) }
