@@ -48,10 +48,6 @@ const kindGuard = (kind: PaymentKind, code: ErrorCode, what: string): Guard => (
   message: () => `${what} (the payment is ${kind === 'invoice' ? 'an invoice' : 'a card payment'}).`
 })
 
-/** A status as a message may name it: one of the five, else no quote of what the state holds. */
-const statusName = (status: unknown): string =>
-  (paymentStatuses as ReadonlyArray<unknown>).includes(status) ? (status as string) : 'in no known status'
-
 const statusGuard = (
   allowed: ReadonlyArray<PaymentStatus>,
   code: ErrorCode,
@@ -60,7 +56,10 @@ const statusGuard = (
   code,
   fails: (p) => !allowed.includes(p.status),
   message: (p) =>
-    `${what} only when the payment is ${allowed.join(' or ')}; it is ${statusName(p.status)}.`
+    `${what} only when the payment is ${allowed.join(' or ')}; it is ${
+      // the status as a message may name it: one of the five, else no quote of what the state holds
+      (paymentStatuses as ReadonlyArray<unknown>).includes(p.status) ? p.status : 'in no known status'
+    }.`
 })
 
 const formGuards: ReadonlyArray<Guard> = [

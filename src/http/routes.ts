@@ -112,7 +112,16 @@ const matchPath = (target: unknown): PathMatch | undefined => {
   const m = PATH.exec(path)
   if (m === null) return undefined
   const [, id, action, customer] = m
-  if (customer !== undefined) return { allow: GET, route: () => customerRoute(customer) }
+  if (customer !== undefined) return {
+      allow: GET,
+      route: (): GetCustomerRoute | undefined => {
+        try {
+          return { name: 'getCustomer', customerExternalID: decodeURIComponent(customer) }
+        } catch {
+          return undefined
+        }
+      }
+    }
   if (id === undefined) {
     return { allow: GET_POST, route: (method) => (method === 'POST' ? { name: 'createPayment' } : { name: 'findPayment', query }) }
   }
@@ -122,14 +131,6 @@ const matchPath = (target: unknown): PathMatch | undefined => {
     return { allow: POST, route: () => ({ name, paymentReferenceID: id }) }
   }
   return id === '' ? undefined : { allow: GET, route: () => ({ name: 'getPayment', paymentReferenceID: id }) }
-}
-
-const customerRoute = (segment: string): GetCustomerRoute | undefined => {
-  try {
-    return { name: 'getCustomer', customerExternalID: decodeURIComponent(segment) }
-  } catch {
-    return undefined
-  }
 }
 
 /**
