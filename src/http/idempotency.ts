@@ -78,7 +78,9 @@ const copyJson = (v: unknown): unknown => {
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 const QUOTE = 0x22
+const BACKSLASH = 0x5c
 
+/** What makes a header value name no key; each is a 400 at `headers.idempotency-key`. */
 /**
  * A fault of the idempotency-key header: its issue, and a message that names the header and says
  * what is wrong, for cancel, charge and full refund, whose failure body is the message alone
@@ -97,14 +99,30 @@ const headersFault: PaymentError = {
   message: 'The request headers, where the idempotency-key header is read, must be an object.'
 }
 
-/** `"`, then printable ASCII but `"` and `\`, or `\"` and `\\`, then the closing `"` and nothing after. */
-const SF_STRING = /^"((?:[ !#-[\]-~]|\\["\\])*)"$/
-
 /**
  * The key of a structured-field string (RFC 8941: `"` … `"`, printable ASCII inside, `\"` and
  * `\\` the only escapes, nothing after the closing quote), or `undefined` when `value` is not one.
  */
-const unquote = (value: string): string | undefined => SF_STRING.exec(value)?.[1]?.replace(/\\(.)/g, '$1')
+const unquote = (value: string): string | undefined => {
+  let key = ''
+  let from = 1
+  for (let i = 1; i < value.length; i++) {
+    const c = value.charCodeAt(i)
+    if (c === BACKSLASH) {
+      const next = value.charCodeAt(i + 1)
+      if (next !== QUOTE && next !== BACKSLASH) return undefined
+      key += value.slice(from, i)
+      // the escaped character starts the next run
+      from = ++i
+    } else if (c === QUOTE) {
+      return i === value.length - 1 ? key + value.slice(from, i) : undefined
+    } else if (c < 0x20 || c > 0x7e) {
+      return undefined
+    }
+  }
+  // no closing quote
+  return undefined
+}
 
 /**
  * The `idempotency-key` of a request's `headers` (own properties, lower-case names), read as the
