@@ -5,7 +5,7 @@
  *
  * @module bankFiles/ocrText
  */
-import type { OcrAssignment, OcrTransaction, OcrTransmission } from './ocrGiro.js'
+import type { OcrTransaction, OcrTransmission } from './ocrGiro.js'
 
 // -------------------------------------------------------------------------------------
 // the writer
@@ -40,16 +40,6 @@ const transactionLines = (t: OcrTransaction): string[] => {
   return lines
 }
 
-const earliestAndLatest = (a: OcrAssignment): readonly [string | undefined, string | undefined] => {
-  let earliest: string | undefined
-  let latest: string | undefined
-  for (const t of a.transactions) {
-    if (earliest === undefined || t.netsDate < earliest) earliest = t.netsDate
-    if (latest === undefined || t.netsDate > latest) latest = t.netsDate
-  }
-  return [earliest, latest]
-}
-
 /**
  * Writes a transmission as an OCR giro file, as Nets writes it: 80-character records, the end
  * records' counts, totals (the net sum: credit notes deducted) and dates computed from the
@@ -75,11 +65,14 @@ export const ocrGiroText = (transmission: OcrTransmission, options: OcrTextOptio
     const first = lines.length
     lines.push(`NY090020${a.agreementId}${a.assignmentNumber}${a.account}${zeros(45)}`)
     let sum = 0
+    let earliest: string | undefined
+    let latest: string | undefined
     for (const t of a.transactions) {
       for (const l of transactionLines(t)) lines.push(l)
       sum += t.amount
+      if (earliest === undefined || t.netsDate < earliest) earliest = t.netsDate
+      if (latest === undefined || t.netsDate > latest) latest = t.netsDate
     }
-    const [earliest, latest] = earliestAndLatest(a)
     const records = lines.length - first + 1
     lines.push(
       `NY090088${num(a.transactions.length, 8)}${num(records, 8)}${num(sum, 17)}${ddmmyy(a.netsDate)}${ddmmyy(earliest)}${ddmmyy(latest)}${zeros(21)}`
