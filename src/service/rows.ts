@@ -205,12 +205,10 @@ const transmissionOf = (row: unknown, path: string): Read<OcrTransmissionRow> =>
 const dated = <R extends object>(read: Read<R>, path: string, field: keyof R & string, isDate: (s: string) => boolean): Read<R> =>
   E.isLeft(read) || isDate(read.right[field] as string) ? read : E.left(invalid(`${path}.${field}`, 'format', { format: field === 'at' ? 'timestamp' : 'date' }))
 
-const isDay = (s: string): boolean => s.length === 10 && isTimestamp(`${s}T00:00:00.000Z`)
-
 const messageOf = (row: unknown, path: string): Read<Camt054MessageRow> => dated(texts(row, path, ['messageId', 'at']), path, 'at', isTimestamp)
 
 const camt054TransactionOf = (row: unknown, path: string): Read<Camt054TransactionRow> =>
-  dated(texts(row, path, ['transactionKey', 'bookingDate']), path, 'bookingDate', isDay)
+  dated(texts(row, path, ['transactionKey', 'bookingDate']), path, 'bookingDate', (s) => s.length === 10 && isTimestamp(`${s}T00:00:00.000Z`))
 
 /** A list of rows: its name, how a row is read, the entry it is kept under, and for a persistent map the time it expires by. */
 type Table = readonly [
