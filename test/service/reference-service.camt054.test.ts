@@ -6,37 +6,14 @@
  * `npm run test:postgres`.
  */
 import { request } from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Payment } from '../../src/index.js'
+import { describe, expect, it } from 'vitest'
 import { camt054Xml, type Camt054DraftDetail } from '../../src/camt054.js'
 import { devApiKey, devBankKey } from '../../docs/examples/service/config.js'
-import type { Db } from '../../docs/examples/service/db/db.js'
-import { storedPayment } from '../../docs/examples/service/paysplit.js'
 import { invoiceRequest } from '../support/http.fixtures.js'
-import { call, Receiver, startService, testDb, type Running, type TestDb } from '../support/reference-service.fixtures.js'
+import { call, serviceUnderTest, startService } from '../support/reference-service.fixtures.js'
 
-let database: TestDb
-let db: Db
-let running: Running
-let base = ''
-let receiver: Receiver
-let refs = 0
-const ref = (prefix: string): string => `${prefix}-${String((refs += 1))}`
-
-const create = async (body: Record<string, unknown>): Promise<string> => {
-  const r = await call(base, 'POST', '/payments', body)
-  expect(r.status).toBe(201)
-  return r.body.paymentIntent.paymentCreated.paymentReferenceID as string
-}
-
-const stored = async (id: string): Promise<Payment> => {
-  const row = (await db.query<{ state: unknown }>('SELECT state FROM payments WHERE payment_reference_id = $1', [id])).rows[0]
-  const p = storedPayment(row?.state)
-  if (p._tag === 'Left') throw new Error(`no payment ${id}`)
-  return p.right
-}
-
-const count = async (sql: string): Promise<number> => Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${sql}`)).rows[0]?.n)
+const t = serviceUnderTest()
+const { ref, create, stored, count } = t
 
 /** A notification of one booked credit entry (`entry`) holding these transaction details. */
 const notification = (messageId: string, entry: string, details: ReadonlyArray<Camt054DraftDetail>): string =>
@@ -48,22 +25,7 @@ const notification = (messageId: string, entry: string, details: ReadonlyArray<C
   })
 
 const camt054 = (xml: string, options: { readonly key?: string | null; readonly at?: string } = {}): ReturnType<typeof call> =>
-  call(options.at ?? base, 'POST', '/bank/camt054', undefined, { key: options.key === undefined ? devBankKey : options.key, raw: xml, contentType: 'application/xml' })
-
-beforeAll(async () => {
-  receiver = new Receiver()
-  const hooks = await receiver.start()
-  database = await testDb()
-  db = database.db
-  running = await startService(db, { CATCH_ALL_URL: `${hooks}/all` })
-  base = running.base
-})
-
-afterAll(async () => {
-  await running.service.close()
-  await database.close()
-  await receiver.stop()
-})
+  call(options.at ?? t.base, 'POST', '/bank/camt054', undefined, { key: options.key === undefined ? devBankKey : options.key, raw: xml, contentType: 'application/xml' })
 
 describe('POST /bank/camt054: a notification applied once, a report row per transaction', () => {
   it('matched and unmatched (parked); the same notification again: duplicate, nothing written; a transaction resent in another notification: duplicate', async () => {
@@ -86,12 +48,12 @@ describe('POST /bank/camt054: a notification applied once, a report row per tran
     expect(await stored(first)).toMatchObject({ status: 'Charged', paidAmount: 10000, version: 3 })
     // the invoice's webhooks in the outbox, the unmatched transfer parked with its notification
     expect(await count('outbox')).toBeGreaterThan(outboxBefore)
-    const parked = await db.query<{ id: string; kid: string; amount: string; n: number }>(
+    const parked = await t.db.query<{ id: string; kid: string; amount: string; n: number }>(
       "SELECT id::text, kid, amount::text, camt054_transaction_number AS n FROM unmatched_transfers WHERE camt054_message_id = 'MSG-svc-1'"
     )
     expect(parked.rows).toStrictEqual([{ id: report[1]?.['unmatchedTransferID'], kid: '12345674', amount: '500', n: 2 }])
     // the notification remembered with its answer, and each of its transactions
-    const message = (await db.query<{ report: unknown; at: string }>("SELECT report, at FROM camt054_messages WHERE message_id = 'MSG-svc-1'")).rows[0]
+    const message = (await t.db.query<{ report: unknown; at: string }>("SELECT report, at FROM camt054_messages WHERE message_id = 'MSG-svc-1'")).rows[0]
     expect(message?.report).toStrictEqual(report)
     expect(await count('camt054_transactions')).toBe(2)
 
@@ -135,8 +97,8 @@ describe('POST /bank/camt054: a notification applied once, a report row per tran
   })
 
   it('rows paysplit has forgotten (a message or a booking day more than 400 days old) are deleted after a notification; newer ones stay', async () => {
-    await db.query("INSERT INTO camt054_messages (message_id, at) VALUES ('MSG-old', '2020-01-01T00:00:00.000Z'), ('MSG-kept', '2099-01-01T00:00:00.000Z')")
-    await db.query("INSERT INTO camt054_transactions (transaction_key, booking_date) VALUES ('[\"old\"]', '2020-01-01'), ('[\"kept\"]', '2099-01-01')")
+    await t.db.query("INSERT INTO camt054_messages (message_id, at) VALUES ('MSG-old', '2020-01-01T00:00:00.000Z'), ('MSG-kept', '2099-01-01T00:00:00.000Z')")
+    await t.db.query("INSERT INTO camt054_transactions (transaction_key, booking_date) VALUES ('[\"old\"]', '2020-01-01'), ('[\"kept\"]', '2099-01-01')")
     const r = await camt054(notification('MSG-svc-clean', 'E-7', [{ amount: '1.00', transactionReference: 'T-7', creditorReferences: ['12345674'] }]))
     expect(r.status).toBe(200)
     expect(await count("camt054_messages WHERE message_id IN ('MSG-old', 'MSG-kept', 'MSG-svc-clean')")).toBe(2)
@@ -149,9 +111,9 @@ describe('POST /bank/camt054: a notification applied once, a report row per tran
     const xml = notification('MSG-svc-big', 'E-8', [{ amount: '1.00', transactionReference: 'T-8', creditorReferences: ['12345674'] }])
     expect((await camt054(xml, { key: null })).status).toBe(401)
     expect((await camt054(xml, { key: devApiKey })).status).toBe(401)
-    const get = await call(base, 'GET', '/bank/camt054', undefined, { key: devBankKey })
+    const get = await call(t.base, 'GET', '/bank/camt054', undefined, { key: devBankKey })
     expect([get.status, get.headers.get('allow')]).toStrictEqual([405, 'POST'])
-    const small = await startService(db, { CAMT054_MAX_BYTES: '200' })
+    const small = await startService(t.db, { CAMT054_MAX_BYTES: '200' })
     try {
       expect((await camt054(xml, { at: small.base })).status).toBe(413)
       // no content-length: the limit holds while the body is read

@@ -3,59 +3,21 @@
  * transaction — matched transfers written, unmatched ones parked, the transmission stored once —
  * on PGlite, and on a real PostgreSQL server under `npm run test:postgres`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Payment } from '../../src/index.js'
+import { describe, expect, it } from 'vitest'
 import { ocrGiroText } from '../../src/http.js'
 import { devApiKey, devBankKey } from '../../docs/examples/service/config.js'
-import type { Db } from '../../docs/examples/service/db/db.js'
-import { storedPayment } from '../../docs/examples/service/paysplit.js'
 import { invoiceRequest } from '../support/http.fixtures.js'
 import { transmissionOf, type OcrRow } from '../support/ocr.fixtures.js'
-import { call, eventually, outboxSettled, Receiver, startService, testDb, type Running, type TestDb } from '../support/reference-service.fixtures.js'
+import { call, eventually, outboxSettled, serviceUnderTest, startService } from '../support/reference-service.fixtures.js'
 
-let database: TestDb
-let db: Db
-let running: Running
-let base = ''
-let receiver: Receiver
-let refs = 0
-const ref = (prefix: string): string => `${prefix}-${String((refs += 1))}`
-
-const create = async (body: Record<string, unknown>): Promise<string> => {
-  const r = await call(base, 'POST', '/payments', body)
-  expect(r.status).toBe(201)
-  return r.body.paymentIntent.paymentCreated.paymentReferenceID as string
-}
-
-const stored = async (id: string): Promise<Payment> => {
-  const row = (await db.query<{ state: unknown }>('SELECT state FROM payments WHERE payment_reference_id = $1', [id])).rows[0]
-  const p = storedPayment(row?.state)
-  if (p._tag === 'Left') throw new Error(`no payment ${id}`)
-  return p.right
-}
+const t = serviceUnderTest()
+const { ref, create, stored, count } = t
 
 const ocr = (text: string, options: { readonly key?: string | null; readonly at?: string } = {}): ReturnType<typeof call> =>
-  call(options.at ?? base, 'POST', '/bank/ocr', undefined, { key: options.key === undefined ? devBankKey : options.key, raw: text, contentType: 'text/plain' })
-
-const count = async (sql: string): Promise<number> => Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${sql}`)).rows[0]?.n)
+  call(options.at ?? t.base, 'POST', '/bank/ocr', undefined, { key: options.key === undefined ? devBankKey : options.key, raw: text, contentType: 'text/plain' })
 
 /** A transmission of these transfers (type 10 unless said), one assignment, as its file. */
 const file = (number: string, rows: ReadonlyArray<OcrRow>): string => ocrGiroText(transmissionOf(rows, number))
-
-beforeAll(async () => {
-  receiver = new Receiver()
-  const hooks = await receiver.start()
-  database = await testDb()
-  db = database.db
-  running = await startService(db, { CATCH_ALL_URL: `${hooks}/all` })
-  base = running.base
-})
-
-afterAll(async () => {
-  await running.service.close()
-  await database.close()
-  await receiver.stop()
-})
 
 describe('POST /bank/ocr: a file applied once, a report row per transaction', () => {
   it('matched, unmatched (parked), refused, a settled invoice\'s second transfer unmatched; the same file again: duplicate, nothing changed', async () => {
@@ -87,7 +49,7 @@ describe('POST /bank/ocr: a file applied once, a report row per transaction', ()
     expect(report[0]).toStrictEqual({ transactionNumber: 1, kid: kid1, amount: 10000, outcome: 'matched', paymentReferenceID: first })
     expect(report[5]).toMatchObject({ error: { code: 'ValidationFailed', issues: [{ path: 'amount', reason: 'too_small' }] } })
     // the two unmatched transfers parked, each with its file and transaction
-    const parked = await db.query<{ id: string; kid: string; amount: string; n: number; sender: string; tn: string }>(
+    const parked = await t.db.query<{ id: string; kid: string; amount: string; n: number; sender: string; tn: string }>(
       `SELECT id::text, kid, amount::text AS amount, ocr_transaction_number AS n, ocr_data_sender AS sender, ocr_transmission_number AS tn
          FROM unmatched_transfers WHERE ocr_transmission_number = '0000101' ORDER BY ocr_transaction_number`
     )
@@ -100,10 +62,10 @@ describe('POST /bank/ocr: a file applied once, a report row per transaction', ()
     expect(await stored(first)).toMatchObject({ status: 'Charged', paidAmount: 10000 })
     expect(await stored(second)).toMatchObject({ status: 'Initiated', paidAmount: 4000 })
     // the webhooks through the outbox
-    await eventually(() => outboxSettled(db))
-    expect(receiver.for('/all', first).map((x): unknown => x.body.eventType)).toStrictEqual(['Initiated', 'Charged'])
+    await eventually(() => outboxSettled(t.db))
+    expect(t.receiver.for('/all', first).map((x): unknown => x.body.eventType)).toStrictEqual(['Initiated', 'Charged'])
     // the transmission stored with its report
-    const row = (await db.query<{ transactions: number; total: string; report: unknown }>(
+    const row = (await t.db.query<{ transactions: number; total: string; report: unknown }>(
       "SELECT transactions, total_amount::text AS total, report FROM ocr_transmissions WHERE data_sender = '00008080' AND transmission_number = '0000101'"
     )).rows[0]
     expect(row).toMatchObject({ transactions: 6, total: String(10000 + 500 + 4000 + 100 + 300) })
@@ -153,7 +115,7 @@ describe('POST /bank/ocr: a file applied once, a report row per transaction', ()
     const lines = file('0000105', [{ kid: '12345674', amount: 700, type: 21 }]).split('\n')
     // amount item 3's free text, with an Ø in Latin-1 (one byte, 0xD8)
     const text = lines.map((l) => (l.slice(6, 8) === '32' ? l.slice(0, 15) + 'Bod\u00d8' + l.slice(19) : l)).join('\n')
-    const res = await fetch(`${base}/bank/ocr`, {
+    const res = await fetch(`${t.base}/bank/ocr`, {
       method: 'POST',
       headers: { authorization: `Bearer ${devBankKey}`, 'content-type': 'text/plain; charset=iso-8859-1' },
       body: Buffer.from(text, 'latin1')
@@ -167,9 +129,9 @@ describe('POST /bank/ocr: a file applied once, a report row per transaction', ()
     const text = file('0000104', [{ kid: '12345674', amount: 1 }])
     expect((await ocr(text, { key: null })).status).toBe(401)
     expect((await ocr(text, { key: devApiKey })).status).toBe(401)
-    const get = await call(base, 'GET', '/bank/ocr', undefined, { key: devBankKey })
+    const get = await call(t.base, 'GET', '/bank/ocr', undefined, { key: devBankKey })
     expect([get.status, get.headers.get('allow')]).toStrictEqual([405, 'POST'])
-    const small = await startService(db, { OCR_MAX_BYTES: '200' })
+    const small = await startService(t.db, { OCR_MAX_BYTES: '200' })
     try {
       expect((await ocr(text, { at: small.base })).status).toBe(413)
     } finally {

@@ -8,10 +8,12 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import pg from 'pg'
+import { afterAll, beforeAll, expect } from 'vitest'
+import type { Payment } from '../../src/index.js'
 import { Webhook } from 'standardwebhooks'
 import { devApiKey, devBankKey, devFormSecret, devWebhookSecret, loadConfig } from '../../docs/examples/service/config.js'
 import { openPg, openPglite, type Db } from '../../docs/examples/service/db/db.js'
-import type { Rules } from '../../docs/examples/service/paysplit.js'
+import { storedPayment, type Rules } from '../../docs/examples/service/paysplit.js'
 import { formToken, type FormAction } from '../../docs/examples/service/routes/form.js'
 import { createService, type Service, type ServiceOptions } from '../../docs/examples/service/server.js'
 
@@ -76,6 +78,61 @@ export const startService = async (db: Db, env: Record<string, string> = {}, rul
   const service = await createService(loadConfig(testEnv(env)), { ...options, db, ...(rules !== undefined ? { rules } : {}) })
   const base = await service.listen()
   return { service, base }
+}
+
+/**
+ * One service for a test file, on its own database, with a webhook receiver as its catch-all
+ * (`${hooks}/all`): started before the file's tests, stopped after them. Its fields are set once
+ * started; `env` adds to {@link testEnv}.
+ */
+export interface ServiceUnderTest {
+  readonly base: string
+  readonly db: Db
+  readonly hooks: string
+  readonly receiver: Receiver
+  readonly running: Running
+  /** A reference unique in the file: `prefix-1`, `prefix-2`… */
+  readonly ref: (prefix: string) => string
+  /** Creates a payment (201 expected) and gives its id. */
+  readonly create: (body: Record<string, unknown>) => Promise<string>
+  /** The payment as its row stores it. */
+  readonly stored: (id: string) => Promise<Payment>
+  /** `SELECT count(*) FROM <from>`. */
+  readonly count: (from: string) => Promise<number>
+}
+
+export const serviceUnderTest = (env: Record<string, string> = {}): ServiceUnderTest => {
+  let database: TestDb | undefined
+  let refs = 0
+  const t = {
+    receiver: new Receiver(),
+    ref: (prefix: string): string => `${prefix}-${String((refs += 1))}`,
+    create: async (body: Record<string, unknown>): Promise<string> => {
+      const r = await call(t.base, 'POST', '/payments', body)
+      expect(r.status).toBe(201)
+      return r.body.paymentIntent.paymentCreated.paymentReferenceID as string
+    },
+    stored: async (id: string): Promise<Payment> => {
+      const row = (await t.db.query<{ state: unknown }>('SELECT state FROM payments WHERE payment_reference_id = $1', [id])).rows[0]
+      const p = storedPayment(row?.state)
+      if (p._tag === 'Left') throw new Error(`no payment ${id}`)
+      return p.right
+    },
+    count: async (from: string): Promise<number> => Number((await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${from}`)).rows[0]?.n)
+  } as { -readonly [K in keyof ServiceUnderTest]: ServiceUnderTest[K] }
+  beforeAll(async () => {
+    t.hooks = await t.receiver.start()
+    database = await testDb()
+    t.db = database.db
+    t.running = await startService(t.db, { CATCH_ALL_URL: `${t.hooks}/all`, ...env })
+    t.base = t.running.base
+  })
+  afterAll(async () => {
+    await t.running.service.close()
+    await database?.close()
+    await t.receiver.stop()
+  })
+  return t
 }
 
 export interface Reply {
