@@ -11,60 +11,26 @@
  * again in another notification is reported `duplicate`. The answer is the report, one row per
  * transaction, as `POST /bank/ocr` answers (docs/service.md).
  */
-import type { IncomingMessage } from 'node:http'
 import { CAMT054_MEMORY_DAYS } from 'paysplit/camt054'
 import { deleteForgottenCamt054 } from '../db/store.js'
-import { json, readBody, type Reply } from '../http.js'
-import { runTransaction } from '../transaction.js'
-import { eventContext, transactionOptions, type Deps } from './context.js'
-import { outcomeCounts, parkUnmatched, refusedDocument } from './ocr.js'
+import { bankDocumentRoute } from './ocr.js'
 
 /** The default limit of a notification: 16 MiB (some 10,000 transactions). */
 export const CAMT054_MAX_BYTES = 16 * 1024 * 1024
 
-/**
- * Answers `POST /bank/camt054` once server.ts has checked the bank key, the rate limit and the
- * method: the body's size (413 past it, also for a chunked body), the document, the report.
- */
-export const bankCamt054 = async (deps: Deps, req: IncomingMessage, requestId: string): Promise<Reply> => {
-  const read = await readBody(req, deps.config.camt054MaxBytes ?? CAMT054_MAX_BYTES)
-  if (read.kind === 'tooLarge') return json(413, { success: false, error: { code: 'PayloadTooLarge', message: 'The notification is too large.' } })
-  if (read.kind === 'aborted') return json(400, undefined)
-  const parsed = deps.rules.parseCamt054(read.text)
-  if (parsed._tag === 'Left') return refusedDocument(parsed.left)
-  const notification = parsed.right
-  const outcome = await runTransaction(
-    deps.db,
-    {
-      lock: true,
-      step: () => {
-        const ctx = eventContext(deps)
-        return { keys: deps.rules.camt054Keys(notification), run: (world) => deps.rules.receiveCamt054(world, notification, ctx) }
-      },
-      finish: async (tx, o) => {
-        const duplicate = o.changes.camt054Messages.length === 0
-        if (duplicate) return { duplicate, report: o.report }
-        const report = await parkUnmatched(tx, o.report, requestId, {
-          columns: ['camt054_message_id', 'camt054_transaction_number'],
-          values: [notification.messageId]
-        })
-        // the answer, beside the row paysplit asked for
-        await tx.query('UPDATE camt054_messages SET transactions = $2, report = $3, request_id = $4 WHERE message_id = $1', [
-          notification.messageId,
-          report.length,
-          JSON.stringify(report),
-          requestId
-        ])
-        return { duplicate, report }
-      }
-    },
-    transactionOptions(deps)
-  )
-  // what paysplit has forgotten goes, up to 100 rows of each table, after the commit (never a reason to fail the answer)
-  await deleteForgottenCamt054(deps.db, deps.now(), CAMT054_MEMORY_DAYS).catch(() => 0)
-  if (outcome.kind !== 'done') return json(409, { success: false, error: { code: 'ConcurrentModification', message: 'The invoices kept changing; send the notification again.' } })
-  if (outcome.deliveries > 0) deps.outboxWritten()
-  const { duplicate, report } = outcome.result
-  if (!duplicate) deps.log.info('camt.054 notification applied', { requestId, transactions: report.length, ...outcomeCounts(report) })
-  return json(200, { messageId: notification.messageId, duplicate, report })
-}
+/** Answers `POST /bank/camt054`; what paysplit has forgotten goes after each, up to 100 rows of each table. */
+export const bankCamt054 = bankDocumentRoute({
+  noun: 'notification',
+  maxBytes: (deps) => deps.config.camt054MaxBytes ?? CAMT054_MAX_BYTES,
+  parse: (deps, text) => deps.rules.parseCamt054(text),
+  step: (deps, n, ctx) => ({ keys: deps.rules.camt054Keys(n), run: (world) => deps.rules.receiveCamt054(world, n, ctx) }),
+  duplicate: (o) => o.changes.camt054Messages.length === 0,
+  parkedAs: (n) => ({ columns: ['camt054_message_id', 'camt054_transaction_number'], values: [n.messageId] }),
+  // the answer
+  remember: (tx, n, report, requestId) =>
+    tx.query('UPDATE camt054_messages SET transactions = $2, report = $3, request_id = $4 WHERE message_id = $1', [n.messageId, report.length, JSON.stringify(report), requestId]),
+  after: (deps) => deleteForgottenCamt054(deps.db, deps.now(), CAMT054_MEMORY_DAYS),
+  logged: 'camt.054 notification applied',
+  transactions: (_, report) => report.length,
+  named: (n) => ({ messageId: n.messageId })
+})

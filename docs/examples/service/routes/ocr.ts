@@ -11,12 +11,13 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
+import type { Either } from 'fp-ts/lib/Either.js'
 import type { PaymentError } from 'paysplit'
-import type { OcrReportRow } from 'paysplit/http'
+import type { OcrReportRow, OcrTransaction, OcrTransmission, Outcome as Operated } from 'paysplit/http'
 import type { Queryable } from '../db/db.js'
 import { BATCH, valuesList } from '../db/store.js'
 import { json, readBody, type Reply } from '../http.js'
-import { runTransaction } from '../transaction.js'
+import { runTransaction, type Step } from '../transaction.js'
 import { eventContext, transactionOptions, type Deps } from './context.js'
 
 /** The default limit of a file: 8 MiB (about 100,000 records). */
@@ -63,46 +64,91 @@ export const outcomeCounts = (report: ReadonlyArray<OcrReportRow>): Record<strin
 }
 
 /**
- * Answers `POST /bank/ocr` once server.ts has checked the bank key, the rate limit and the method:
- * the body's size, the file, the report.
+ * What tells one kind of bank document apart in its route (an OCR giro file, a camt.054
+ * notification); {@link bankDocumentRoute} is the flow they share.
  */
-export const bankOcr = async (deps: Deps, req: IncomingMessage, requestId: string): Promise<Reply> => {
-  const read = await readBody(req, deps.config.ocrMaxBytes ?? OCR_MAX_BYTES)
-  if (read.kind === 'tooLarge') return json(413, { success: false, error: { code: 'PayloadTooLarge', message: 'The file is too large.' } })
-  if (read.kind === 'aborted') return json(400, undefined)
-  const parsed = deps.rules.parseOcrGiro(read.text)
-  if (parsed._tag === 'Left') return refusedDocument(parsed.left)
-  const t = parsed.right
-  const transactions = t.assignments.flatMap((a) => a.transactions)
-  const outcome = await runTransaction(
-    deps.db,
-    {
-      lock: true,
-      step: () => {
-        const ctx = eventContext(deps)
-        return { keys: deps.rules.ocrKeys(t), run: (world) => deps.rules.receiveOcrGiro(world, t, ctx) }
-      },
-      finish: async (tx, o) => {
-        const duplicate = o.changes.ocrTransmissions.length === 0
-        if (duplicate) return { duplicate, report: o.report }
-        const report = await parkUnmatched(tx, o.report, requestId, {
-          columns: ['ocr_data_sender', 'ocr_transmission_number', 'ocr_transaction_number'],
-          values: [t.dataSender, t.transmissionNumber]
-        })
-        // the file's details and the answer, beside the row paysplit asked for
-        await tx.query(
-          `UPDATE ocr_transmissions SET data_recipient = $3, nets_date = $4, transactions = $5, total_amount = $6, report = $7, request_id = $8
-            WHERE data_sender = $1 AND transmission_number = $2`,
-          [t.dataSender, t.transmissionNumber, t.dataRecipient, t.netsDate, transactions.length, transactions.reduce((sum, x) => sum + Math.abs(x.amount), 0), JSON.stringify(report), requestId]
-        )
-        return { duplicate, report }
-      }
-    },
-    transactionOptions(deps)
-  )
-  if (outcome.kind !== 'done') return json(409, { success: false, error: { code: 'ConcurrentModification', message: 'The invoices kept changing; send the file again.' } })
-  if (outcome.deliveries > 0) deps.outboxWritten()
-  const { duplicate, report } = outcome.result
-  if (!duplicate) deps.log.info('ocr transmission applied', { requestId, transactions: transactions.length, ...outcomeCounts(report) })
-  return json(200, { transmissionNumber: t.transmissionNumber, dataSender: t.dataSender, duplicate, report })
+export interface BankDocument<D, O extends Operated & { readonly report: ReadonlyArray<OcrReportRow> }> {
+  /** `file` or `notification`, as the answers name it. */
+  readonly noun: string
+  readonly maxBytes: (deps: Deps) => number
+  readonly parse: (deps: Deps, text: string) => Either<PaymentError, D>
+  /** The rows to load and paysplit's operation on them, in `ctx` (a fresh one each attempt). */
+  readonly step: (deps: Deps, document: D, ctx: ReturnType<typeof eventContext>) => Step<O>
+  /** True when paysplit asked to remember nothing: the document was applied before. */
+  readonly duplicate: (outcome: O) => boolean
+  /** The columns naming the document in `unmatched_transfers`, and their values (see {@link parkUnmatched}). */
+  readonly parkedAs: (document: D) => { readonly columns: ReadonlyArray<string>; readonly values: ReadonlyArray<unknown> }
+  /** Writes the answer (and the document's details) beside the row paysplit asked for. */
+  readonly remember: (tx: Queryable, document: D, report: ReadonlyArray<AnsweredRow>, requestId: string) => Promise<unknown>
+  /** After the commit, whatever the outcome (never a reason to fail the answer). */
+  readonly after?: (deps: Deps) => Promise<unknown>
+  /** The log line of a document applied, and its number of transactions. */
+  readonly logged: string
+  readonly transactions: (document: D, report: ReadonlyArray<AnsweredRow>) => number
+  /** The fields of the answer that name the document. */
+  readonly named: (document: D) => Record<string, unknown>
 }
+
+/**
+ * Answers a bank document's route once server.ts has checked the bank key, the rate limit and the
+ * method: the body's size (413 past it, also for a chunked body), the document (400 when refused,
+ * nothing applied), then paysplit's store loop in one transaction with the unmatched transfers
+ * parked, and the report.
+ */
+export const bankDocumentRoute =
+  <D, O extends Operated & { readonly report: ReadonlyArray<OcrReportRow> }>(doc: BankDocument<D, O>) =>
+  async (deps: Deps, req: IncomingMessage, requestId: string): Promise<Reply> => {
+    const read = await readBody(req, doc.maxBytes(deps))
+    if (read.kind === 'tooLarge') return json(413, { success: false, error: { code: 'PayloadTooLarge', message: `The ${doc.noun} is too large.` } })
+    if (read.kind === 'aborted') return json(400, undefined)
+    const parsed = doc.parse(deps, read.text)
+    if (parsed._tag === 'Left') return refusedDocument(parsed.left)
+    const document = parsed.right
+    const outcome = await runTransaction(
+      deps.db,
+      {
+        lock: true,
+        step: () => doc.step(deps, document, eventContext(deps)),
+        finish: async (tx, o) => {
+          const duplicate = doc.duplicate(o)
+          if (duplicate) return { duplicate, report: o.report }
+          const report = await parkUnmatched(tx, o.report, requestId, doc.parkedAs(document))
+          await doc.remember(tx, document, report, requestId)
+          return { duplicate, report }
+        }
+      },
+      transactionOptions(deps)
+    )
+    await doc.after?.(deps).catch(() => 0)
+    if (outcome.kind !== 'done') {
+      return json(409, { success: false, error: { code: 'ConcurrentModification', message: `The invoices kept changing; send the ${doc.noun} again.` } })
+    }
+    if (outcome.deliveries > 0) deps.outboxWritten()
+    const { duplicate, report } = outcome.result
+    if (!duplicate) deps.log.info(doc.logged, { requestId, transactions: doc.transactions(document, report), ...outcomeCounts(report) })
+    return json(200, { ...doc.named(document), duplicate, report })
+  }
+
+const transactionsOf = (t: OcrTransmission): ReadonlyArray<OcrTransaction> => t.assignments.flatMap((a) => a.transactions)
+
+/** Answers `POST /bank/ocr`. */
+export const bankOcr = bankDocumentRoute({
+  noun: 'file',
+  maxBytes: (deps) => deps.config.ocrMaxBytes ?? OCR_MAX_BYTES,
+  parse: (deps, text) => deps.rules.parseOcrGiro(text),
+  step: (deps, t, ctx) => ({ keys: deps.rules.ocrKeys(t), run: (world) => deps.rules.receiveOcrGiro(world, t, ctx) }),
+  duplicate: (o) => o.changes.ocrTransmissions.length === 0,
+  parkedAs: (t) => ({ columns: ['ocr_data_sender', 'ocr_transmission_number', 'ocr_transaction_number'], values: [t.dataSender, t.transmissionNumber] }),
+  // the file's details and the answer
+  remember: (tx, t, report, requestId) => {
+    const transactions = transactionsOf(t)
+    return tx.query(
+      `UPDATE ocr_transmissions SET data_recipient = $3, nets_date = $4, transactions = $5, total_amount = $6, report = $7, request_id = $8
+        WHERE data_sender = $1 AND transmission_number = $2`,
+      [t.dataSender, t.transmissionNumber, t.dataRecipient, t.netsDate, transactions.length, transactions.reduce((sum, x) => sum + Math.abs(x.amount), 0), JSON.stringify(report), requestId]
+    )
+  },
+  logged: 'ocr transmission applied',
+  transactions: (t) => transactionsOf(t).length,
+  named: (t) => ({ transmissionNumber: t.transmissionNumber, dataSender: t.dataSender })
+})
