@@ -80,9 +80,8 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 
-/** What makes a header value name no key; each is a 400 at `headers.idempotency-key`. */
 /**
- * A fault of the idempotency-key header: its issue, and a message that names the header and says
+ * A fault of the idempotency-key header (each a 400 at `headers.idempotency-key`): its issue, and a message that names the header and says
  * what is wrong, for cancel, charge and full refund, whose failure body is the message alone
  * (docs/rules.md C13).
  */
@@ -159,14 +158,12 @@ export const idempotencyKeyOf = (request: unknown): E.Either<PaymentError, strin
     // a string of 255 characters, each escaped, takes 512 (bounds the work on a huge value)
     if (value.length > 2 * IDEMPOTENCY_KEY_MAX_LENGTH + 2) return E.left(tooLong())
     const unquoted = unquote(value)
-    if (unquoted === undefined) return E.left(
-        faultOf(
-          'format',
-          { format: 'structured-field string' },
-          'The idempotency-key header starts with a quote but is not a structured-field string: it must end with the closing quote, ' +
-            'hold printable ASCII only, and escape nothing but a quote or a backslash.'
-        )
-      )
+    if (unquoted === undefined) {
+      const message =
+        'The idempotency-key header starts with a quote but is not a structured-field string: it must end with the closing quote, ' +
+        'hold printable ASCII only, and escape nothing but a quote or a backslash.'
+      return E.left(faultOf('format', { format: 'structured-field string' }, message))
+    }
     key = unquoted
   }
   if (key.length === 0) return E.left(faultOf('too_short', { min: 1 }, 'The idempotency-key header names no key: a key has 1 to 255 characters.'))

@@ -18,7 +18,7 @@ import type { EventContext } from './operation.js'
 import { NONE, noChanges, type Camt054Changes, type Outcome } from './outcome.js'
 import { noCamt054Keys, type Camt054RowKeys } from './rows.js'
 import {
-  camt054MemoryOf,
+  expiringMapOf,
   camt054MessageTimeOf,
   camt054TransactionKey,
   camt054TransactionTimeOf,
@@ -250,9 +250,9 @@ export const receiveCamt054 = (world: World, notification: Camt054Notification, 
   // forgotten in O(log n) from the persistent maps the world keeps them in (docs/decisions.md)
   const cutoff = new Date(Date.parse(at) - CAMT054_MEMORY_DAYS * DAY_MS).toISOString().slice(0, 10)
   const before = Date.parse(cutoff) - 1
-  let messages = camt054MemoryOf(own(world, 'camt054Messages'), camt054MessageTimeOf).withoutUntil(before)
+  let messages = expiringMapOf(own(world, 'camt054Messages'), camt054MessageTimeOf).withoutUntil(before)
   if (messages.has(messageId)) return unchanged(() => DUPLICATE)
-  let seen = camt054MemoryOf(own(world, 'camt054Transactions'), camt054TransactionTimeOf).withoutUntil(before)
+  let seen = expiringMapOf(own(world, 'camt054Transactions'), camt054TransactionTimeOf).withoutUntil(before)
   const tooOld = refusedBy('bookingDate', 'too_small', { min: cutoff, rule: 'too-old' })
   // each transaction: a duplicate, or a transfer to apply (refused as it is when a rule refuses it)
   const duplicate: boolean[] = []

@@ -21,7 +21,7 @@ import {
   idempotencyEntryKey,
   idempotencyTimeOf,
   keyOf,
-  camt054MemoryOf,
+  expiringMapOf,
   camt054MessageTimeOf,
   camt054TransactionTimeOf,
   type Camt054MessageRow,
@@ -293,7 +293,7 @@ export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
         into.set(k, v)
       }
       // the keys and the camt.054 memory as the persistent maps the operations run on in O(log n) (docs/decisions.md, "Idempotency keys")
-      world[name] = timeOf === undefined ? into : camt054MemoryOf(into, timeOf as (value: unknown) => number)
+      world[name] = timeOf === undefined ? into : expiringMapOf(into, timeOf as (value: unknown) => number)
     }
     return E.right(world as unknown as World)
   } catch {

@@ -228,7 +228,7 @@ export const idempotencyTimeOf: (record: IdempotencyRecord) => number = atOf
  */
 export const keyStoreOf = (world: World): ExpiringMap<IdempotencyRecord> | undefined => {
   const keys = own(world, 'idempotencyKeys')
-  return keys instanceof ExpiringMap || keys instanceof Map ? camt054MemoryOf(keys, idempotencyTimeOf) : undefined
+  return keys instanceof ExpiringMap || keys instanceof Map ? expiringMapOf(keys, idempotencyTimeOf) : undefined
 }
 
 /** The time a camt.054 notification is remembered from: its row's `at`. @internal */
@@ -238,11 +238,11 @@ export const camt054MessageTimeOf: (row: Camt054MessageRow) => number = atOf
 export const camt054TransactionTimeOf = (row: Camt054TransactionRow): number => timeOf(row, 'bookingDate')
 
 /**
- * A world's camt.054 memory (`camt054Messages` or `camt054Transactions`) as the persistent map a
- * notification runs on: the world's own when paysplit made it, the entries of a `Map` taken over
- * (O(n log n), once), an empty one for anything else. @internal
+ * A world's kept rows with a time (its idempotency keys, its camt.054 messages and transactions)
+ * as the persistent map the operations run on: the world's own when paysplit made it, the entries
+ * of a `Map` taken over (O(n log n), once), an empty one for anything else. @internal
  */
-export const camt054MemoryOf = <R>(memory: unknown, time: (row: R) => number): ExpiringMap<R> =>
+export const expiringMapOf = <R>(memory: unknown, time: (row: R) => number): ExpiringMap<R> =>
   memory instanceof ExpiringMap ? (memory as ExpiringMap<R>) : memory instanceof Map ? ExpiringMap.from(memory as ReadonlyMap<string, R>, time) : ExpiringMap.empty<R>()
 
 /**
@@ -368,8 +368,11 @@ export const customerOf = (world: World, payment: Payment): Customer | undefined
  *
  * @internal
  */
-export const openInvoicesWithKid = (world: World, kid: string): ReadonlyArray<Payment> =>
-  (openInvoiceKeysByKid(world).get(kid) ?? []).map((k) => world.payments.get(k) as Payment)
+export const openInvoicesWithKid = (world: World, kid: string): ReadonlyArray<Payment> => {
+  const found: Payment[] = []
+  for (const p of world.payments.values()) if (own(p, 'kind') === 'invoice' && own(p, 'status') === 'Initiated' && own(p, 'kid') === kid) found.push(p)
+  return found
+}
 
 /** The keys of the open invoices (`kind` invoice, `status` Initiated) by KID, in the order of `world.payments`. @internal */
 export const openInvoiceKeysByKid = (world: World): Map<string, string[]> => {
@@ -384,7 +387,6 @@ export const openInvoiceKeysByKid = (world: World): Map<string, string[]> => {
   }
   return open
 }
-
 
 /** The payment's state in the world, or "no payment yet". @internal */
 export const stateOf = (world: World, paymentReferenceID: string): PaymentState =>
