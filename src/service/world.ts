@@ -240,10 +240,15 @@ export const camt054TransactionTimeOf = (row: Camt054TransactionRow): number => 
 /**
  * A world's kept rows with a time (its idempotency keys, its camt.054 messages and transactions)
  * as the persistent map the operations run on: the world's own when paysplit made it, the entries
- * of a `Map` taken over (O(n log n), once), an empty one for anything else. @internal
+ * of a `Map` taken over (O(n log n), once), an empty one for an empty `Map` (without sorting
+ * nothing: most slices hold none) and for anything else. @internal
  */
 export const expiringMapOf = <R>(memory: unknown, time: (row: R) => number): ExpiringMap<R> =>
-  memory instanceof ExpiringMap ? (memory as ExpiringMap<R>) : memory instanceof Map ? ExpiringMap.from(memory as ReadonlyMap<string, R>, time) : ExpiringMap.empty<R>()
+  memory instanceof ExpiringMap
+    ? (memory as ExpiringMap<R>)
+    : memory instanceof Map && memory.size > 0
+      ? ExpiringMap.from(memory as ReadonlyMap<string, R>, time)
+      : ExpiringMap.empty<R>()
 
 /**
  * The key a transmission is applied once under (docs/rules.md C14): its data sender and
